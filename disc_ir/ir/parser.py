@@ -1,0 +1,101 @@
+"""Parsing MLIR text into xDSL modules, with MLIR-style diagnostics.
+
+`DiscParser` extends xDSL's parser where BladeDISC's IR needs it: generic ops
+may carry their inherent attributes either in the attribute dictionary (the
+MLIR of BladeDISC's time) or as properties `<{...}>` (today's MLIR); both land
+where the op definition declares them.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+
+_SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def source_location(op: Operation) -> tuple[int, int] | None:
+    """(line, column) where `op` was parsed from, if it came from text."""
+    return _SOURCE_LOCATIONS.get(op)
+
+
+class DiscParser(Parser):
+    """xDSL's parser, accepting inherent attributes as properties or attributes,
+    and remembering where each op came from (for located verifier errors)."""
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        op = super().parse_operation()
+        loc = span.get_location()
+        _SOURCE_LOCATIONS[op] = (loc.line, loc.col)
+        return op
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        op = super()._parse_generic_operation(op_type)
+        if issubclass(op_type, IRDLOperation) and op.properties:
+            op_def = op_type.get_irdl_definition()
+            for name in list(op.properties):
+                if name not in op_def.properties and name in op_def.attributes:
+                    op.attributes.setdefault(name, op.properties.pop(name))
+        return op
+
+
+@dataclass
+class Diagnostic(Exception):
+    """A user-facing error located in the source: `file:line:col: error: msg`."""
+
+    filename: str
+    line: int
+    column: int
+    message: str
+    source_line: str = ""
+    caret_len: int = 1
+
+    def __str__(self) -> str:
+        text = f"{self.filename}:{self.line}:{self.column}: error: {self.message}"
+        if self.source_line:
+            text += (
+                "\n"
+                + self.source_line
+                + "\n"
+                + " " * (self.column - 1)
+                + "^" * max(1, self.caret_len)
+            )
+        return text
+
+
+def diagnostic_from_parse_error(err: ParseError) -> Diagnostic:
+    """Turn xDSL's ParseError into a located Diagnostic."""
+    span = err.span
+    loc = span.get_location()
+    text = span.input.content
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    start = text.rfind("\n", 0, span.start) + 1
+    end = text.find("\n", span.start)
+    line = text[start : end if end >= 0 else len(text)]
+    caret = max(1, min(span.end, end if end >= 0 else len(text)) - span.start)
+    return Diagnostic(loc.file, loc.line, loc.col, err.msg.strip(), line, caret)
+
+
+def parse_module(
+    ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0
+) -> ModuleOp:
+    """Parse `text` (optionally a chunk starting at `line_offset`) into a module.
+
+    Raises `Diagnostic` with the file, line and column of the first error.
+    """
+    padded = "\n" * line_offset + text
+    try:
+        return DiscParser(ctx, padded, filename).parse_module()
+    except ParseError as err:
+        raise diagnostic_from_parse_error(err) from None
