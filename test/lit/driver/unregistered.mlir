@@ -1,0 +1,11 @@
+// RUN: disc-opt --allow-unregistered-dialect %s | FileCheck %s
+// RUN: not disc-opt %s 2>&1 | FileCheck %s --check-prefix=ERR
+
+// CHECK: %0:2 = "foo.pair"() {a = 1 : i64, b = 2 : i64} : () -> (i32, i32)
+// CHECK-NEXT: "foo.use"(%0#1, %0#0) : (i32, i32) -> ()
+// ERR: error: Operation foo.pair is not registered
+func.func @f() {
+  %p:2 = "foo.pair"() {b = 2, a = 1} : () -> (i32, i32)
+  "foo.use"(%p#1, %p#0) : (i32, i32) -> ()
+  return
+}
