@@ -11,7 +11,10 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+import struct
+
 from xdsl.context import Context
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
@@ -28,9 +31,42 @@ def source_location(op: Operation) -> tuple[int, int] | None:
     return _SOURCE_LOCATIONS.get(op)
 
 
+_FLOAT_BITS = {Float16Type: ("<e", "<H"), Float32Type: ("<f", "<I"), Float64Type: ("<d", "<Q")}
+
+
+class _HexLiteralElement(Parser._TensorLiteralElement):
+    """A tensor-literal element written in hex: for float types it gives the
+    bit pattern (MLIR's `dense<0xFF800000> : tensor<f32>` is -inf)."""
+
+    def to_float(self, parser, type=None):  # noqa: ANN001
+        return float(self.value)  # type: ignore[arg-type]
+
+    def to_type(self, parser, type):  # noqa: ANN001
+        if isinstance(type, AnyFloat):
+            bits = int(self.value)  # type: ignore[arg-type]
+            if isinstance(type, BFloat16Type):
+                return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+            fmt = _FLOAT_BITS.get(builtin_type := type.__class__)
+            if fmt is None:
+                parser.raise_error(f"hex float literal not supported for {builtin_type.__name__}", at_position=self.span)
+            float_fmt, int_fmt = fmt
+            width = struct.calcsize(int_fmt) * 8
+            if bits >= 1 << width:
+                parser.raise_error(f"hex literal does not fit {type}", at_position=self.span)
+            return struct.unpack(float_fmt, struct.pack(int_fmt, bits))[0]
+        return super().to_type(parser, type)
+
+
 class DiscParser(Parser):
     """xDSL's parser, accepting inherent attributes as properties or attributes,
     and remembering where each op came from (for located verifier errors)."""
+
+    def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
+        text = self._current_token.text
+        element = super()._parse_tensor_literal_element()
+        if text[:2] in ("0x", "0X") and isinstance(element.value, int) and not isinstance(element.value, bool):
+            return _HexLiteralElement(element.is_negative, element.value, element.span)
+        return element
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span

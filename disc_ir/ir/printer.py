@@ -12,6 +12,7 @@ Differences from xDSL's default printer:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -54,6 +55,14 @@ class MlirPrinter(Printer):
             self.print_string(f"%{self._names.grouped[op]}:{len(op.results)} = ")
             return
         super()._print_results(op)
+
+    def print_float(self, value: float, type) -> None:  # noqa: ANN001
+        """As xDSL, but non-finite values in MLIR's upper-case hex (`0xFF800000`)."""
+        if math.isnan(value) or math.isinf(value):
+            raw = type.pack((value,))
+            self.print_string(f"0x{raw[::-1].hex().upper()}")
+            return
+        super().print_float(value, type)
 
     # -- dictionaries -------------------------------------------------------
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:

@@ -34,5 +34,14 @@ def _post_order(op: Operation):
 
 
 def _first_line(text: str) -> str:
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    return lines[0] if lines else text
+    """The first line of a message; a line ending in ':' (xDSL's "operand 'x'
+    at position 0 does not verify:") is joined with the line it introduces."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    if not lines:
+        return text
+    out = lines[0]
+    for line in lines[1:]:
+        if not out.endswith(":"):
+            break
+        out = f"{out} {line}"
+    return out

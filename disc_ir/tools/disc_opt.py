@@ -222,7 +222,7 @@ def run_passes(
         if opts.verify_each:
             failure = first_verify_failure(module)
             if failure is not None:
-                op_name, message = failure
+                op_name, message = failure[0], failure[1]
                 raise VerifyAfterPass(p.name, op_name, message)
         if opts.print_after_all or (
             opts.print_after_change and _print(module, opts.generic) != before
