@@ -8,14 +8,19 @@ where the op definition declares them.
 
 from __future__ import annotations
 
+import struct
 import weakref
 from dataclasses import dataclass
 
-import struct
-
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, Float64Type
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    ModuleOp,
+)
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
@@ -48,7 +53,10 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
                 return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
             fmt = _FLOAT_BITS.get(builtin_type := type.__class__)
             if fmt is None:
-                parser.raise_error(f"hex float literal not supported for {builtin_type.__name__}", at_position=self.span)
+                parser.raise_error(
+                    f"hex float literal not supported for {builtin_type.__name__}",
+                    at_position=self.span,
+                )
             float_fmt, int_fmt = fmt
             width = struct.calcsize(int_fmt) * 8
             if bits >= 1 << width:
@@ -64,7 +72,11 @@ class DiscParser(Parser):
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
         text = self._current_token.text
         element = super()._parse_tensor_literal_element()
-        if text[:2] in ("0x", "0X") and isinstance(element.value, int) and not isinstance(element.value, bool):
+        if (
+            text[:2] in ("0x", "0X")
+            and isinstance(element.value, int)
+            and not isinstance(element.value, bool)
+        ):
             return _HexLiteralElement(element.is_negative, element.value, element.span)
         return element
 

@@ -169,6 +169,8 @@ def _parse_elements(r: _Reader, closing: str) -> list[PassSpec | NestedPipeline]
             continue
         if r.peek() == closing or (not closing and not r.peek()):
             return elements
+        if not r.peek():
+            raise r.error(f"expected '{closing}'")
         raise r.error(f"unexpected '{r.peek()}'")
 
 
