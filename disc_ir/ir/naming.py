@@ -70,8 +70,16 @@ def _gpu_dim_name(prefix: str) -> ResultNamer:
     return namer
 
 
+def _shape_const_size_name(op: Operation) -> list[str | None]:
+    value = op.attributes.get("value", op.properties.get("value"))
+    if isinstance(value, IntegerAttr):
+        return [f"c{value.value.data}"]
+    return [None]
+
+
 for _name, _namer in {
     "arith.constant": _arith_constant_name,
+    "shape.const_size": _shape_const_size_name,
     "tensor.dim": _fixed("dim"),
     "memref.dim": _fixed("dim"),
     "memref.alloc": _fixed("alloc"),

@@ -1,5 +1,237 @@
-"""The upstream `memref` dialect as disc-ir registers it."""
+"""The upstream `memref` dialect as disc-ir registers it.
 
-from xdsl.dialects.memref import MemRef
+xDSL's ops are kept where their syntax and checks match MLIR's. Replaced here
+(same op names, subclasses of xDSL's classes):
 
-MEMREF = MemRef
+* `memref.cast %m : memref<?x?xf32> to memref<4x?xf32>` -- custom syntax and
+  MLIR's cast-compatibility check;
+* `memref.copy %a, %b : memref<...> to memref<...>` -- custom syntax; shapes
+  need only be compatible (`?` matches any size), as MLIR's
+  `SameOperandsShape`;
+* `memref.atomic_rmw addf %v, %m[%i] : (f32, memref<?xf32>) -> f32` -- custom
+  syntax; the `kind` is MLIR's `arith::AtomicRMWKind` stored as an i64
+  (`maxf`/`minf`, the names of BladeDISC's MLIR, are read as
+  `maximumf`/`minimumf`).
+
+`alloc`/`alloca` (dynamic sizes, symbols, `alignment`), `dim`, `load`,
+`store`, `dealloc`, `reinterpret_cast`, `subview` and `assume_alignment`
+already print as MLIR does; memory spaces such as
+`#gpu.address_space<global>` come from the gpu dialect.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    UnrankedMemRefType,
+    i64,
+)
+from xdsl.ir import Dialect, Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+def shapes_compatible(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> bool:
+    """Equal ranks, and each pair of sizes equal or one of them dynamic."""
+    return len(lhs) == len(rhs) and all(
+        a == b or DYNAMIC_INDEX in (a, b) for a, b in zip(lhs, rhs, strict=True)
+    )
+
+
+class CastOp(xmemref.CastOp):
+    """`memref.cast %src : T1 to T2`: a change of static shape information."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        source = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        dest_type = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(source, source_type)], result_types=[dest_type]
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dest.type)
+
+    def verify_(self) -> None:
+        type(self).get_irdl_definition().verify(self)
+        src, dst = self.source.type, self.dest.type
+        if isinstance(src, UnrankedMemRefType) and isinstance(dst, UnrankedMemRefType):
+            raise VerifyException(
+                f"'memref.cast' op operand type {src} and result type {dst} are cast incompatible"
+            )
+        if src.element_type != dst.element_type or src.memory_space != dst.memory_space:
+            raise VerifyException(
+                f"'memref.cast' op operand type {src} and result type {dst} are cast "
+                "incompatible (element type or memory space differ)"
+            )
+        if (
+            isinstance(src, MemRefType)
+            and isinstance(dst, MemRefType)
+            and not shapes_compatible(src.get_shape(), dst.get_shape())
+        ):
+            raise VerifyException(
+                f"'memref.cast' op operand type {src} and result type {dst} are cast "
+                "incompatible (shapes differ)"
+            )
+
+
+class CopyOp(xmemref.CopyOp):
+    """`memref.copy %src, %dst : T1 to T2`: copies all elements of `src` to `dst`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        target_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(source, source_type),
+            parser.resolve_operand(target, target_type),
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.source, self.destination), printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.destination.type)
+
+    def verify_(self) -> None:
+        type(self).get_irdl_definition().verify(self)
+        src, dst = self.source.type, self.destination.type
+        assert isinstance(src, MemRefType) and isinstance(dst, MemRefType)
+        if not shapes_compatible(src.get_shape(), dst.get_shape()):
+            raise VerifyException(
+                f"'memref.copy' op requires the same shape for all operands ({src} vs {dst})"
+            )
+        if src.element_type != dst.element_type:
+            raise VerifyException(
+                f"'memref.copy' op requires the same element type for all operands "
+                f"({src.element_type} vs {dst.element_type})"
+            )
+
+
+# MLIR's arith::AtomicRMWKind, in enum order (the stored i64 is the index).
+ATOMIC_RMW_KINDS = (
+    "addf",
+    "addi",
+    "assign",
+    "maximumf",
+    "maxs",
+    "maxu",
+    "minimumf",
+    "mins",
+    "minu",
+    "mulf",
+    "muli",
+    "ori",
+    "andi",
+    "maxnumf",
+    "minnumf",
+)
+_ATOMIC_RMW_ALIASES = {"maxf": "maximumf", "minf": "minimumf"}
+
+
+class AtomicRMWOp(xmemref.AtomicRMWOp):
+    """`%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<?xf32>) -> f32`."""
+
+    @property
+    def kind_name(self) -> str:
+        index = self.kind.value.data
+        return ATOMIC_RMW_KINDS[index] if 0 <= index < len(ATOMIC_RMW_KINDS) else str(index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        kind = parser.parse_identifier()
+        kind = _ATOMIC_RMW_ALIASES.get(kind, kind)
+        if kind not in ATOMIC_RMW_KINDS:
+            parser.raise_error(f"unknown atomic_rmw kind '{kind}'", at_position=pos)
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        value_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        memref_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.build(
+            operands=[
+                parser.resolve_operand(value, value_type),
+                parser.resolve_operand(memref, memref_type),
+                indices,
+            ],
+            result_types=[result_type],
+            properties={"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), i64)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind_name} ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.memref)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : (")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        type(self).get_irdl_definition().verify(self)
+        memref_type = self.memref.type
+        assert isinstance(memref_type, MemRefType)
+        if memref_type.get_num_dims() != len(self.indices):
+            raise VerifyException(
+                "'memref.atomic_rmw' op expects the number of subscripts to be equal to "
+                f"memref rank ({memref_type.get_num_dims()}), got {len(self.indices)}"
+            )
+
+
+_REPLACED: dict[str, type[Operation]] = {op.name: op for op in (CastOp, CopyOp, AtomicRMWOp)}
+
+MEMREF = Dialect(
+    "memref",
+    [_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations],
+    list(xmemref.MemRef.attributes),
+)

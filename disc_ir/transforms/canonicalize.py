@@ -1,0 +1,628 @@
+"""`canonicalize`: MLIR's canonicalizer on xDSL's rewriting machinery.
+
+The pass applies, greedily and to a fixed point, what MLIR's Canonicalizer
+applies: dead op removal, op folding (`disc_ir.transforms.folding.fold_op`,
+falling back to xDSL's `HasFolder` hooks), and the canonicalization patterns
+of each op (disc-ir's own for arith/scf/memref/tensor in
+`disc_ir.transforms.patterns`, xDSL's `HasCanonicalizationPatternsTrait`
+patterns for every other dialect).
+
+It follows MLIR's GreedyPatternRewriteDriver and OperationFolder:
+
+- the worklist is filled top-down (pre-order, processed in order) or
+  bottom-up (post-order) and popped from the back; ops touched by a rewrite
+  are pushed again (users of replaced results, single-use operand producers of
+  erased ops, inserted and modified ops);
+- constants (any op with the `ConstantLike` trait) are uniqued per
+  isolated-from-above region, keyed by (dialect, value, type), and hoisted to
+  the start of the region's entry block: a constant met while filling the
+  worklist is either replaced by the one already known or moved to the front
+  of the entry block (kept in place when it already sits in the leading run
+  of known constants there); constants made by folding are created at the
+  front of the entry block;
+- after each sweep, when region simplification is on, dead code is removed
+  from the regions (cyclic dead values and unused block ops included); the
+  sweeps repeat while something changes, at most `max-iterations` times.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
+from xdsl.traits import (
+    ConstantLike,
+    HasCanonicalizationPatternsTrait,
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryEffectKind,
+    SymbolOpInterface,
+    get_effects,
+)
+from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import DiagnosticException
+
+from disc_ir.transforms.folding import (
+    constant_value,
+    fold_op,
+    materialize_constant,
+    move_constants_right,
+)
+from disc_ir.transforms.folding.ints import int_value, to_signed
+from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
+from disc_ir.transforms.patterns.utils import erase_op
+from disc_ir.transforms.registry import register_pass
+
+# --------------------------------------------------------------------------
+# dead ops
+
+
+def would_be_trivially_dead(op: Operation) -> bool:
+    """MLIR's wouldOpBeTriviallyDead: removing `op` is unobservable once its results are unused.
+
+    Terminators and symbols are kept; otherwise `op` (with everything nested in
+    it) may only read memory or allocate values it defines itself. An
+    allocation effect without a value (xDSL's `MemoryAllocEffect` trait) is on
+    the op's own results, as in MLIR.
+    """
+    if op.has_trait(IsTerminator, value_if_unregistered=False):
+        return False
+    if op.has_trait(SymbolOpInterface, value_if_unregistered=False):
+        return False
+    effects = get_effects(op)
+    if effects is None:
+        return False
+    for effect in effects:
+        if effect.kind == MemoryEffectKind.READ:
+            continue
+        if effect.kind == MemoryEffectKind.ALLOC:
+            value = effect.value
+            if value is None or (isinstance(value, SSAValue) and op.is_ancestor(value.owner)):
+                continue
+        return False
+    return True
+
+
+def is_trivially_dead(op: Operation) -> bool:
+    """MLIR's isOpTriviallyDead: no result is used and the op would be trivially dead."""
+    return all(not r.uses for r in op.results) and would_be_trivially_dead(op)
+
+
+# --------------------------------------------------------------------------
+# the constant folder
+
+
+def _attr_key(attr: Attribute) -> object:
+    """A hashable key identifying a constant value exactly (-0.0 != 0.0, i8 255 == -1)."""
+    if isinstance(attr, IntegerAttr) and (iv := int_value(attr)) is not None:
+        return ("int", to_signed(*iv), attr.type)
+    if isinstance(attr, FloatAttr):
+        value = attr.value.data
+        bits = struct.pack("<d", value) if not math.isnan(value) else b"nan"
+        return ("float", bits, attr.type)
+    return attr
+
+
+def insertion_region(block: Block) -> Region:
+    """The region constants for ops in `block` go to: the closest isolated-from-above one.
+
+    A region whose parent op is isolated from above (or unregistered), or is a
+    top-level op, takes the constants (MLIR's getInsertionRegion).
+    """
+    while True:
+        region = block.parent
+        assert region is not None, "block outside of any region"
+        parent = region.parent
+        if parent is None:
+            return region
+        if parent.has_trait(IsolatedFromAbove, value_if_unregistered=True) or parent.parent is None:
+            return region
+        assert parent.parent is not None
+        block = parent.parent
+
+
+ConstKey = tuple[str, object, Attribute]
+
+
+@dataclass
+class ConstantFolder:
+    """MLIR's OperationFolder: folds ops and keeps constants uniqued and hoisted."""
+
+    ctx: Context | None
+    scopes: dict[Region, dict[ConstKey, Operation]] = field(default_factory=dict)
+    owned: dict[Operation, list[str]] = field(default_factory=dict)
+    on_insert: Callable[[Operation], None] | None = None
+    on_erase: Callable[[Operation], None] | None = None
+
+    def is_owned(self, op: Operation | None) -> bool:
+        return op is not None and op in self.owned
+
+    def _key(self, dialect: str, value: Attribute, type_: Attribute) -> ConstKey:
+        return (dialect, _attr_key(value), type_)
+
+    def _rehoist(self, op: Operation) -> None:
+        block = op.parent_block()
+        assert block is not None
+        if block.first_op is not op and not self.is_owned(op.prev_op):
+            _move_to_front(op, block)
+
+    def insert_known_constant(self, op: Operation, value: Attribute | None = None) -> bool:
+        """Register the constant `op`; returns False when it was replaced by a known one."""
+        block = op.parent_block()
+        assert block is not None
+        if self.is_owned(op):
+            self._rehoist(op)
+            return True
+        if value is None:
+            value = constant_value(op.results[0])
+            assert value is not None, "expected a constant op"
+        region = insertion_region(block)
+        uniqued = self.scopes.setdefault(region, {})
+        key = self._key(op.dialect_name(), value, op.results[0].type)
+        existing = uniqued.get(key)
+        if existing is not None:
+            self._replace(op, list(existing.results))
+            return False
+        entry = region.blocks.first
+        assert entry is not None
+        if block is not entry or (entry.first_op is not op and not self.is_owned(op.prev_op)):
+            _move_to_front(op, entry)
+        uniqued[key] = op
+        self.owned[op] = [op.dialect_name()]
+        return True
+
+    def notify_removal(self, op: Operation) -> None:
+        """Forget `op` if it is a constant this folder uniqued."""
+        dialects = self.owned.pop(op, None)
+        if dialects is None:
+            return
+        value = constant_value(op.results[0])
+        block = op.parent_block()
+        if value is None or block is None:
+            return
+        uniqued = self.scopes.get(insertion_region(block), {})
+        for dialect in dialects:
+            key = self._key(dialect, value, op.results[0].type)
+            if uniqued.get(key) is op:
+                del uniqued[key]
+
+    def _replace(self, op: Operation, values: Sequence[SSAValue]) -> None:
+        for old, new in zip(op.results, values, strict=True):
+            old.replace_all_uses_with(new)
+        if self.on_erase is not None:
+            self.on_erase(op)
+        self.notify_removal(op)
+        erase_op(op)
+
+    def get_or_create_constant(
+        self, region: Region, dialect: str, value: Attribute, type_: Attribute
+    ) -> Operation | None:
+        """The uniqued constant of `value` in `region`, materialized at the entry's front if new."""
+        uniqued = self.scopes.setdefault(region, {})
+        key = self._key(dialect, value, type_)
+        if (existing := uniqued.get(key)) is not None:
+            return existing
+        new = materialize_constant(dialect, value, type_, self.ctx)
+        if new is None:
+            return None
+        entry = region.blocks.first
+        assert entry is not None
+        _insert_at_front(new, entry)
+        if self.on_insert is not None:
+            self.on_insert(new)
+        new_dialect = new.dialect_name()
+        if new_dialect == dialect:
+            uniqued[key] = new
+            self.owned[new] = [dialect]
+            return new
+        new_key = self._key(new_dialect, value, type_)
+        if (existing := uniqued.get(new_key)) is not None:
+            if self.on_erase is not None:
+                self.on_erase(new)
+            erase_op(new)
+            uniqued[key] = existing
+            self.owned.setdefault(existing, []).append(dialect)
+            return existing
+        uniqued[key] = new
+        uniqued[new_key] = new
+        self.owned[new] = [dialect, new_dialect]
+        return new
+
+    def try_to_fold(self, op: Operation) -> tuple[list[SSAValue] | None, bool]:
+        """Fold `op`: (replacement values or None, whether it changed in place)."""
+        if self.is_owned(op):
+            self._rehoist(op)
+            return None, False
+        block = op.parent_block()
+        assert block is not None
+        if op.has_trait(ConstantLike, value_if_unregistered=False):
+            value = constant_value(op.results[0]) if len(op.results) == 1 else None
+            if value is None:
+                return None, False
+            region = insertion_region(block)
+            existing = self.scopes.setdefault(region, {}).get(
+                self._key(op.dialect_name(), value, op.results[0].type)
+            )
+            if existing is not None:
+                return list(existing.results), False
+            self.insert_known_constant(op, value)
+            return None, True
+        moved = move_constants_right(op)
+        folded = fold_op(op, in_place=False)
+        if folded is None:
+            in_place = fold_op(op, in_place=True)
+            return None, moved or in_place is not None
+        region = insertion_region(block)
+        results: list[SSAValue] = []
+        created: list[Operation] = []
+        for value, old in zip(folded, op.results, strict=True):
+            if isinstance(value, SSAValue):
+                if value.type != old.type:
+                    return None, moved
+                results.append(value)
+                continue
+            const = self.get_or_create_constant(region, op.dialect_name(), value, old.type)
+            if const is None:
+                for c in created:
+                    if not any(r.uses for r in c.results):
+                        self.notify_removal(c)
+                        if self.on_erase is not None:
+                            self.on_erase(c)
+                        erase_op(c)
+                return None, moved
+            created.append(const)
+            const_block = const.parent_block()
+            if const_block is block and block.first_op is not const:
+                _move_to_front(const, block)
+            results.append(const.results[0])
+        return results, False
+
+
+def _move_to_front(op: Operation, block: Block) -> None:
+    op.detach()
+    _insert_at_front(op, block)
+
+
+def _insert_at_front(op: Operation, block: Block) -> None:
+    first = block.first_op
+    if first is None:
+        block.add_op(op)
+    else:
+        block.insert_op_before(op, first)
+
+
+# --------------------------------------------------------------------------
+# the greedy driver
+
+
+@dataclass
+class GreedyConfig:
+    top_down: bool = True
+    region_simplify: bool = True
+    max_iterations: int = 10
+    max_num_rewrites: int = -1
+
+
+class GreedyRewriteDriver:
+    """MLIR's GreedyPatternRewriteDriver over the regions of one op."""
+
+    def __init__(
+        self,
+        ctx: Context | None,
+        config: GreedyConfig,
+        patterns: Callable[[Operation], Sequence[RewritePattern]],
+    ):
+        self.ctx = ctx
+        self.config = config
+        self.patterns = patterns
+        self.worklist: list[Operation | None] = []
+        self.worklist_map: dict[Operation, int] = {}
+        self.scope: set[Region] = set()
+        self.folder = ConstantFolder(ctx, on_insert=self.add_to_worklist, on_erase=self._on_remove)
+        self.listener = PatternRewriterListener(
+            operation_insertion_handler=[self.add_to_worklist],
+            operation_removal_handler=[self._on_remove],
+            operation_modification_handler=[self.add_to_worklist],
+            operation_replacement_handler=[self._on_replace],
+        )
+
+    # worklist ------------------------------------------------------------
+
+    def add_to_worklist(self, op: Operation) -> None:
+        """Add `op` and its ancestors up to the driven regions (MLIR's addToWorklist)."""
+        ancestors = [op]
+        current: Operation | None = op
+        while current is not None:
+            region = current.parent_region()
+            if region is None:
+                return
+            if region in self.scope:
+                for a in ancestors:
+                    self._add_single(a)
+                return
+            current = region.parent
+            if current is None:
+                return
+            ancestors.append(current)
+
+    def _add_single(self, op: Operation) -> None:
+        if op in self.worklist_map:
+            return
+        self.worklist_map[op] = len(self.worklist)
+        self.worklist.append(op)
+
+    def _pop(self) -> Operation | None:
+        op = self.worklist.pop()
+        if op is not None:
+            self.worklist_map.pop(op, None)
+        return op
+
+    def _remove_from_worklist(self, op: Operation) -> None:
+        index = self.worklist_map.pop(op, None)
+        if index is not None:
+            self.worklist[index] = None
+
+    def _add_operands(self, operands: Sequence[SSAValue]) -> None:
+        for value in operands:
+            if value.first_use is not None and not value.has_one_use():
+                continue
+            if isinstance(value, OpResult):
+                self.add_to_worklist(value.op)
+
+    # listener hooks ------------------------------------------------------
+
+    def _on_remove(self, op: Operation) -> None:
+        self._add_operands(list(op.operands))
+        for nested in op.walk():
+            self._remove_from_worklist(nested)
+            self.folder.notify_removal(nested)
+
+    def _on_replace(self, op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+        for result in op.results:
+            for use in list(result.uses):
+                self.add_to_worklist(use.operation)
+
+    # driving -------------------------------------------------------------
+
+    def _populate(self, regions: Sequence[Region]) -> None:
+        self.worklist.clear()
+        self.worklist_map.clear()
+        if self.config.top_down:
+            ordered: list[Operation] = []
+            for region in regions:
+                self._preorder(region, ordered)
+            ordered.reverse()
+            for op in ordered:
+                self._add_single(op)
+        else:
+            for region in regions:
+                for op in list(region.walk()):
+                    if op.parent is None:
+                        continue
+                    if not self._insert_known_constant(op):
+                        self.add_to_worklist(op)
+
+    def _preorder(self, region: Region, out: list[Operation]) -> None:
+        for block in list(region.blocks):
+            for op in list(block.ops):
+                if op.parent is None:
+                    continue
+                if self._insert_known_constant(op):
+                    continue  # replaced by a known constant: skipped
+                out.append(op)
+                for nested in op.regions:
+                    self._preorder(nested, out)
+
+    def _insert_known_constant(self, op: Operation) -> bool:
+        """True when `op` was a duplicate constant and got erased."""
+        if not op.has_trait(ConstantLike, value_if_unregistered=False) or len(op.results) != 1:
+            return False
+        value = constant_value(op.results[0])
+        if value is None:
+            return False
+        return not self.folder.insert_known_constant(op, value)
+
+    def simplify(self, regions: Sequence[Region]) -> bool:
+        """Run to a fixed point; returns whether it converged within the iteration limit."""
+        self.scope = set(regions)
+        changed = True
+        iteration = 0
+        while changed:
+            if self.config.max_iterations >= 0 and iteration >= self.config.max_iterations:
+                break
+            iteration += 1
+            self._populate(regions)
+            changed = self._process()
+            if self.config.region_simplify:
+                changed |= self._simplify_regions(regions)
+        return not changed
+
+    def _process(self) -> bool:
+        changed = False
+        num_rewrites = 0
+        limit = self.config.max_num_rewrites
+        while self.worklist and (limit < 0 or num_rewrites < limit):
+            op = self._pop()
+            if op is None or op.parent is None:
+                continue
+            if is_trivially_dead(op):
+                self._on_remove(op)
+                erase_op(op)
+                changed = True
+                continue
+            original_operands = list(op.operands)
+            results, in_place = self.folder.try_to_fold(op)
+            if results is not None:
+                self._add_operands(original_operands)
+                self._on_replace(op, results)
+                self._on_remove(op)
+                for old, new in zip(op.results, results, strict=True):
+                    old.replace_all_uses_with(new)
+                erase_op(op)
+                changed = True
+                continue
+            if in_place:
+                changed = True
+                self.add_to_worklist(op)
+                if op.parent is None:
+                    continue
+            if self._apply_patterns(op):
+                changed = True
+                num_rewrites += 1
+        return changed
+
+    def _apply_patterns(self, op: Operation) -> bool:
+        for pattern in self.patterns(op):
+            rewriter = PatternRewriter(op)
+            rewriter.extend_from_listener(self.listener)
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return True
+        return False
+
+    def _simplify_regions(self, regions: Sequence[Region]) -> bool:
+        changed = False
+        for region in regions:
+            changed |= _erase_unreachable_blocks(region, self._on_remove)
+            changed |= region_dce(region, self.listener)
+        return changed
+
+
+def _erase_unreachable_blocks(region: Region, on_remove: Callable[[Operation], None]) -> bool:
+    """Erase blocks (in this region and nested ones) no path from the entry reaches."""
+    changed = False
+    for op in list(region.walk()):
+        for nested in op.regions:
+            changed |= _erase_unreachable_in(nested, on_remove)
+    changed |= _erase_unreachable_in(region, on_remove)
+    return changed
+
+
+def _erase_unreachable_in(region: Region, on_remove: Callable[[Operation], None]) -> bool:
+    blocks = list(region.blocks)
+    if len(blocks) <= 1:
+        return False
+    reachable: set[Block] = set()
+    stack = [blocks[0]]
+    while stack:
+        block = stack.pop()
+        if block in reachable:
+            continue
+        reachable.add(block)
+        last = block.last_op
+        if last is not None:
+            stack.extend(last.successors)
+    dead = [b for b in blocks if b not in reachable]
+    for block in dead:
+        for op in block.ops:
+            on_remove(op)
+    for block in dead:
+        region.erase_block(block, safe_erase=False)
+    return bool(dead)
+
+
+def own_and_trait_patterns(
+    ctx: Context | None,
+) -> Callable[[Operation], Sequence[RewritePattern]]:
+    """The canonicalization patterns of an op: disc-ir's, then its xDSL trait patterns.
+
+    For arith/scf/memref/tensor ops disc-ir's patterns replace xDSL's (some of
+    which MLIR does not apply, such as float reassociation).
+    """
+    cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+    def get(op: Operation) -> Sequence[RewritePattern]:
+        key = type(op)
+        if key in cache:
+            return cache[key]
+        patterns = list(canonicalization_patterns(op.name, ctx))
+        if op.dialect_name() not in OWN_DIALECTS:
+            for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
+                patterns.extend(trait.get_patterns(type(op)))
+        cache[key] = tuple(patterns)
+        return cache[key]
+
+    return get
+
+
+def _parse_region_simplify(value: bool | str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "normal", "aggressive"):
+        return True
+    if text in ("false", "0", "disabled"):
+        return False
+    raise ValueError(
+        f"region-simplify takes true/false or disabled/normal/aggressive, got '{value}'"
+    )
+
+
+def apply_canonicalization(
+    ctx: Context | None,
+    op: Operation,
+    config: GreedyConfig | None = None,
+    patterns: Callable[[Operation], Sequence[RewritePattern]] | None = None,
+) -> bool:
+    """Canonicalize the regions of `op`; returns whether the rewrite converged."""
+    driver = GreedyRewriteDriver(
+        ctx, config or GreedyConfig(), patterns or own_and_trait_patterns(ctx)
+    )
+    return driver.simplify(list(op.regions))
+
+
+@register_pass
+@dataclass(frozen=True)
+class CanonicalizePass(ModulePass):
+    """Canonicalize operations: fold, remove dead ops, dedup and hoist constants, apply patterns."""
+
+    name = "canonicalize"
+
+    top_down: bool = True
+    region_simplify: bool | str = True
+    max_iterations: int = 10
+    max_num_rewrites: int = -1
+    test_convergence: bool = False
+
+    OPTION_HELP = {
+        "top-down": "Seed the worklist in general top-down order",
+        "region-simplify": "Perform control flow optimizations to the region tree "
+        "(true/false or disabled/normal/aggressive)",
+        "max-iterations": "Max. iterations between applying patterns / simplifying regions",
+        "max-num-rewrites": "Max. number of pattern rewrites within an iteration (-1: no limit)",
+        "test-convergence": "Test only: fail the pass when the rewrite does not converge",
+    }
+
+    def __post_init__(self) -> None:
+        _parse_region_simplify(self.region_simplify)  # rejects unknown values early
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        config = GreedyConfig(
+            top_down=self.top_down,
+            region_simplify=_parse_region_simplify(self.region_simplify),
+            max_iterations=self.max_iterations,
+            max_num_rewrites=self.max_num_rewrites,
+        )
+        converged = apply_canonicalization(ctx, op, config)
+        if self.test_convergence and not converged:
+            raise DiagnosticException("Canonicalizer failed to converge")
+
+
+__all__ = [
+    "CanonicalizePass",
+    "ConstantFolder",
+    "GreedyConfig",
+    "GreedyRewriteDriver",
+    "apply_canonicalization",
+    "insertion_region",
+    "is_trivially_dead",
+    "would_be_trivially_dead",
+]
