@@ -51,9 +51,7 @@ class _RegionDominators:
             edges_in = preds
             entries = blocks[:1]
         universe = set(blocks)
-        dom: dict[Block, set[Block]] = {
-            b: ({b} if b in entries else set(universe)) for b in blocks
-        }
+        dom: dict[Block, set[Block]] = {b: ({b} if b in entries else set(universe)) for b in blocks}
         changed = True
         while changed:
             changed = False

@@ -18,6 +18,7 @@ Vocabulary:
 from __future__ import annotations
 
 import enum
+
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -246,7 +247,9 @@ def find_entry_function(module: Operation, name: str = "main") -> Operation | No
     for op in module.regions[0].ops:
         if op.name != "func.func":
             continue
-        sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        sym = op.properties.get("sym_name")
+        if sym is None:
+            sym = op.attributes.get("sym_name")
         if isinstance(sym, StringAttr) and sym.data == name:
             return op
     return None
@@ -273,7 +276,9 @@ def _parse_placement_attribute(
 
 
 def _func_type_counts(func: Operation) -> tuple[int, int]:
-    ft = func.properties.get("function_type") or func.attributes.get("function_type")
+    ft = func.properties.get("function_type")
+    if ft is None:
+        ft = func.attributes.get("function_type")
     inputs = getattr(ft, "inputs", None)
     outputs = getattr(ft, "outputs", None)
     return (

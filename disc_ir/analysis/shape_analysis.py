@@ -952,14 +952,23 @@ class ShapeAnalysis:
         return out
 
     def _simplify_products(self) -> None:
-        """Merge classes a product equality pins down, to a fixed point."""
+        """Merge classes a product equality pins down, to a fixed point.
+
+        Only pairs that reduce to `x == y` or `x * c == c'` once constants are
+        folded are used: cancelling a common symbolic factor assumes it is not
+        zero, which is fine for `is_product_equal` queries but not to refine
+        types (a zero-sized dim makes the other factor arbitrary).
+        """
         changed = True
         rounds = 0
         while changed and rounds < 16:
             changed = False
             rounds += 1
-            for x, y in self._simplified_pairs():
+            for lhs, rhs in self._products:
+                x, y = self._product_of(lhs), self._product_of(rhs)
                 for a, b in ((x, y), (y, x)):
+                    if a == b:
+                        break
                     if len(a.symbols) == 1 and len(b.symbols) == 1 and a.factor == b.factor:
                         changed |= self._uf.union(a.symbols[0], b.symbols[0])
                         break

@@ -157,12 +157,15 @@ class ShapeBuilder:
 
     def scalar(self, value: SSAValue) -> DimValue:
         """The value of the 0-d integer `value` as an index."""
-        const = _dense_ints(value)
-        if const is not None and len(const) >= 1:
-            return const[0]
-        inner = _through_casts(value)
-        if inner is not value:
-            return self.scalar(inner)
+        source = value
+        while True:
+            const = _dense_ints(source)
+            if const is not None and len(const) >= 1:
+                return const[0]
+            inner = _through_casts(source)
+            if inner is source:
+                break
+            source = inner
         if isinstance(value.type, MemRefType):
             loaded = self.insert(xmemref.LoadOp.get(value, [])).results[0]
         else:
@@ -171,12 +174,16 @@ class ShapeBuilder:
         return self.to_index(loaded)
 
     def _known_element(self, value: SSAValue, index: int) -> DimValue | None:
-        const = _dense_ints(value)
-        if const is not None:
-            return const[index] if len(const) > 1 else const[0]
-        inner = _through_casts(value)
-        if inner is not value:
-            return self.element(inner, index)
+        """Entry `index` of `value` without loading it, when its producer
+        (through casts) tells it; None otherwise."""
+        while True:
+            const = _dense_ints(value)
+            if const is not None:
+                return const[index] if len(const) > 1 else const[0]
+            inner = _through_casts(value)
+            if inner is value:
+                break
+            value = inner
         if not isinstance(value, OpResult):
             return None
         op = value.op
@@ -185,7 +192,7 @@ class ShapeBuilder:
         if op.name == "shape.shape_of":
             return self.dim(op.operands[0], index)
         if op.name == "shape.const_shape":
-            return ints(op.attributes.get("shape") or op.properties.get("shape"))[index]
+            return ints(op_attr(op, "shape"))[index]
         if op.name == "arith.index_cast" and shape_of(op.operands[0].type) is not None:
             return self.element(op.operands[0], index)
         return None
@@ -231,6 +238,13 @@ class ShapeBuilder:
             return -(-a // b)
         return self.div(self.sub(self.add(a, b), 1), b)
 
+    def dilate(self, a: DimValue, dilation: int) -> DimValue:
+        """Size of `a` elements with `dilation - 1` holes between neighbours:
+        `(a - 1) * dilation + 1`, 0 for an empty dimension."""
+        if dilation == 1:
+            return a
+        return self.add(self.mul(self.max0_minus_one(a), dilation), 1)
+
     def max0_minus_one(self, a: DimValue) -> DimValue:
         """`a > 0 ? a - 1 : 0`."""
         if isinstance(a, int):
@@ -245,9 +259,7 @@ class ShapeBuilder:
         if isinstance(a, int):
             return then if a == b else other
         cond = self.insert(arith.CmpiOp(a, self.const(b), _CMP_EQ)).results[0]
-        return self.insert(
-            arith.SelectOp(cond, self.value(then), self.value(other))
-        ).results[0]
+        return self.insert(arith.SelectOp(cond, self.value(then), self.value(other))).results[0]
 
     def num_elements(self, value: SSAValue) -> DimValue:
         total: DimValue = 1
@@ -298,7 +310,7 @@ def _dense_ints(value: SSAValue) -> list[int] | None:
     op = value.op
     if op.name not in ("arith.constant", "mhlo.constant"):
         return None
-    attr = op.attributes.get("value") or op.properties.get("value")
+    attr = op_attr(op, "value")
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
     if not isinstance(attr.get_element_type(), IntegerType | IndexType):
@@ -325,8 +337,13 @@ def shape_rule(*names: str) -> Callable[[Rule], Rule]:
     return deco
 
 
-def _attr(op: Operation, name: str) -> Attribute | None:
-    return op.attributes.get(name) or op.properties.get(name)
+def op_attr(op: Operation, name: str) -> Attribute | None:
+    """Attribute `name` of `op`, from its attribute dictionary or properties."""
+    value = op.attributes.get(name)
+    return value if value is not None else op.properties.get(name)
+
+
+_attr = op_attr
 
 
 def _same_as(index: int) -> Rule:
@@ -439,7 +456,7 @@ def _reduce_window(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> 
     for v in operands[:n]:
         dims: Shape = []
         for i in range(rank):
-            size = b.add(b.mul(b.max0_minus_one(b.dim(v, i)), base_dil[i]), 1)
+            size = b.dilate(b.dim(v, i), base_dil[i])
             size = b.add(size, pad[2 * i] + pad[2 * i + 1])
             eff_window = (window[i] - 1) * win_dil[i] + 1
             dims.append(b.add(b.div(b.sub(size, eff_window), strides[i]), 1))
@@ -619,10 +636,12 @@ def _conv_dims(
     rank = n + 2
     dims: Shape = [0] * rank
     batch_group = ints(_attr(op, "batch_group_count")) or (1,)
-    dims[f("output_batch_dimension")] = b.div(b.dim(inp, f("input_batch_dimension")), batch_group[0])
+    dims[f("output_batch_dimension")] = b.div(
+        b.dim(inp, f("input_batch_dimension")), batch_group[0]
+    )
     dims[f("output_feature_dimension")] = b.dim(kernel, f("kernel_output_feature_dimension"))
     for i in range(n):
-        size = b.add(b.mul(b.max0_minus_one(b.dim(inp, in_spatial[i])), lhs_dil[i]), 1)
+        size = b.dilate(b.dim(inp, in_spatial[i]), lhs_dil[i])
         size = b.add(b.add(size, padding[2 * i]), padding[2 * i + 1])
         window = b.add(b.mul(b.sub(b.dim(kernel, k_spatial[i]), 1), rhs_dil[i]), 1)
         dims[out_spatial[i]] = b.add(b.div(b.sub(size, window), strides[i]), 1)
@@ -777,6 +796,7 @@ __all__ = [
     "Shape",
     "ShapeBuilder",
     "has_shape_rule",
+    "op_attr",
     "reify_result_dims",
     "reify_result_shapes",
     "shape_rule",

@@ -223,7 +223,7 @@ class BroadcastCompareOp(BroadcastBinaryOp):
     """Broadcasting comparison into i1, with `#chlo<comparison_direction ..>`."""
 
     name = "chlo.broadcast_compare"
-    RESULT = common.PRED
+    RESULT: ClassVar[str] = common.PRED
     comparison_direction = attr_def(ChloComparisonDirectionAttr)
     compare_type = opt_attr_def(ChloComparisonTypeAttr)
     traits = traits_def(Pure())

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     BoolAttr,
+    BytesAttr,
     IndexType,
     MemRefType,
     StringAttr,
@@ -112,6 +113,9 @@ class DispatchOp(IRDLOperation):
 
     `has_side_effect` (default false), `device` and `backend_config` (default
     `""`) may be absent; builders always set them, as BladeDISC's do.
+    `backend_config` may hold arbitrary bytes (the serialized `custom_attrs`
+    of a `custom_call_v2`): text that is not UTF-8 is a `BytesAttr`, which
+    prints as the same string literal.
     """
 
     name = "disc_ral.dispatch"
@@ -121,7 +125,7 @@ class DispatchOp(IRDLOperation):
     call_target_name = attr_def(StringAttr)
     has_side_effect = opt_attr_def(BoolAttr)
     device = opt_attr_def(StringAttr)
-    backend_config = opt_attr_def(StringAttr)
+    backend_config = opt_attr_def(StringAttr | BytesAttr)
     res = var_result_def(AnyAttr())
 
     def __init__(
@@ -132,8 +136,15 @@ class DispatchOp(IRDLOperation):
         call_target_name: str,
         device: str = "",
         has_side_effect: bool = False,
-        backend_config: str = "",
+        backend_config: str | bytes = "",
     ):
+        if isinstance(backend_config, bytes):
+            try:
+                config: StringAttr | BytesAttr = StringAttr(backend_config.decode("utf-8"))
+            except UnicodeDecodeError:
+                config = BytesAttr(backend_config)
+        else:
+            config = StringAttr(backend_config)
         super().__init__(
             operands=[ctx, list(args)],
             result_types=[list(result_types)],
@@ -141,7 +152,7 @@ class DispatchOp(IRDLOperation):
                 "call_target_name": StringAttr(call_target_name),
                 "device": StringAttr(device),
                 "has_side_effect": bool_attr(has_side_effect),
-                "backend_config": StringAttr(backend_config),
+                "backend_config": config,
             },
         )
 
@@ -154,8 +165,17 @@ class DispatchOp(IRDLOperation):
         return str_value(self, "device")
 
     def get_backend_config(self) -> str:
-        """`backend_config`, `""` when absent."""
+        """`backend_config`, `""` when absent (see `get_backend_config_bytes` for binary data)."""
         return str_value(self, "backend_config")
+
+    def get_backend_config_bytes(self) -> bytes:
+        """`backend_config` as bytes (UTF-8 for text), `b""` when absent."""
+        attr = self.attributes.get("backend_config")
+        if isinstance(attr, BytesAttr):
+            return attr.data
+        if isinstance(attr, StringAttr):
+            return attr.data.encode("utf-8")
+        return b""
 
 
 @irdl_op_definition

@@ -22,7 +22,7 @@ dimension is compatible with any size, and tensor encodings (BladeDISC's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -182,7 +182,7 @@ class FftTypeAttr(EnumAttribute[FftType], SpacedOpaqueSyntaxAttribute):
 
 @irdl_attr_definition
 class RngDistributionAttr(EnumAttribute[RngDistribution], SpacedOpaqueSyntaxAttribute):
-    """`#mhlo.rng_distribution<UNIFORM>` prints as `#mhlo<rng_distribution UNIFORM>`."""
+    """`#mhlo<rng_distribution UNIFORM>`."""
 
     name = "mhlo.rng_distribution"
 
@@ -843,6 +843,3 @@ def check_dims_in_range(op: Operation, what: str, dims: Iterable[int], rank: int
         if d in seen:
             raise VerifyException(f"{what} has duplicate entry {d}")
         seen.add(d)
-
-
-VerifierFn = Callable[[Operation], None]

@@ -63,7 +63,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import Commutative, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import Commutative, ConstantLike, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from disc_ir.dialects import hlo_ops_common as common
@@ -138,7 +138,7 @@ class ConstantOp(IRDLOperation):
     name = "mhlo.constant"
     value = attr_def(Attribute)
     output = result_def(HloTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ConstantLike())
 
     def __init__(self, value: DenseIntOrFPElementsAttr):
         super().__init__(attributes={"value": value}, result_types=[value.type])
@@ -1952,11 +1952,11 @@ class WhileOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict_with_keyword()
         parser.parse_keyword("cond")
         cond = parser.parse_region(
-            [Parser.Argument(a.name, t) for a, t in zip(iter_args, types, strict=False)]
+            [Parser.Argument(a.span, t) for a, t in zip(iter_args, types, strict=False)]
         )
         parser.parse_keyword("do")
         body = parser.parse_region(
-            [Parser.Argument(a.name, t) for a, t in zip(iter_args, types, strict=False)]
+            [Parser.Argument(a.span, t) for a, t in zip(iter_args, types, strict=False)]
         )
         return cls.create(
             operands=values,

@@ -26,7 +26,6 @@ _XDSL_DIALECTS = (
     "llvm",
     "math",
     "ml_program",
-    "tensor",
     "ub",
     "vector",
 )
@@ -47,6 +46,8 @@ _DISC_DIALECTS: dict[str, str] = {
     "gpu": "disc_ir.dialects.upstream.gpu:GPU",
     "bufferization": "disc_ir.dialects.upstream.bufferization:BUFFERIZATION",
     "affine": "disc_ir.dialects.upstream.affine:AFFINE",
+    "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
+    "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
 }
 
 

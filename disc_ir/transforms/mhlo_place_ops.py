@@ -141,8 +141,10 @@ class _Placer:
         if not isinstance(attr, ArrayAttr) or index >= len(attr.data):
             raise DiagnosticException(f"{PLACEMENT_ATTR} on {op.name} not found")
         item = attr.data[index]
-        return PlacementType.CPU if isinstance(item, StringAttr) and item.data == CPU else (
-            PlacementType.GPU
+        return (
+            PlacementType.CPU
+            if isinstance(item, StringAttr) and item.data == CPU
+            else (PlacementType.GPU)
         )
 
     def input_placement(self, dst: Operation, index: int) -> PlacementType:
@@ -246,10 +248,7 @@ class _Placer:
                 if not isinstance(attr, ArrayAttr):
                     raise DiagnosticException(f"{SHAPE_OP_ATTR} of a tuple op must be an array")
                 op.attributes[PLACEMENT_ATTR] = ArrayAttr(
-                    [
-                        StringAttr(CPU if bool_attr_value(a) else GPU)
-                        for a in attr.data
-                    ]
+                    [StringAttr(CPU if bool_attr_value(a) else GPU) for a in attr.data]
                 )
             elif bool_attr_value(attr) is not None:
                 op.attributes[PLACEMENT_ATTR] = StringAttr(CPU)

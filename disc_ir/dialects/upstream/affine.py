@@ -40,10 +40,10 @@ def parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue
     if not isinstance(amap, AffineMapAttr):
         parser.raise_error("expected an affine map", at_position=pos)
     dims = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_operand()
+        parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
     )
     syms = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand()
+        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
     dims = dims or []
     syms = syms or []

@@ -131,7 +131,7 @@ def _print_triple(printer: Printer, values: Sequence[SSAValue]) -> None:
 def _parse_async_dependencies(parser: Parser) -> tuple[bool, list[SSAValue]]:
     is_async = parser.parse_optional_keyword("async") is not None
     deps = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand()
+        parser.Delimiter.SQUARE, lambda: parser.parse_operand(xgpu.AsyncTokenType())
     )
     return is_async, list(deps or [])
 

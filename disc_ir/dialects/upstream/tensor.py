@@ -82,7 +82,8 @@ class GenerateOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         extents = parser.parse_optional_undelimited_comma_separated_list(
-            lambda: parser.parse_optional_operand(), lambda: parser.parse_operand()
+            lambda: parser.parse_optional_operand(IndexType()),
+            lambda: parser.parse_operand(IndexType()),
         )
         body = parser.parse_region()
         attrs = parser.parse_optional_attr_dict()

@@ -1,0 +1,442 @@
+"""Fusion strategies deciding which fusion patterns may merge: the XLA-style "base" family.
+
+Re-implements BladeDISC's `FusionStrategy` hierarchy (`fusion_utils.cc`):
+
+* `FusionStrategy`: the common rules -- both sides fusible, at most
+  `max_num_arguments_per_kernel` operands + results, no `lmhlo.constant` root.
+* `BaseFusionStrategy`: kLoop / kInput fusion. A reduce's output is never read
+  inside its own fusion; all results must provably hold the same number of
+  elements (the same shape when both sides are kInput on the GPU), comparing
+  each result's *effective shape* (a reduce's is its input's).
+* `BaseGpuFusionStrategy`: only rank-2 row / column reductions; never both
+  kinds in one fusion; no rank-2/3 transposes. Types kLoop / kRowReduction /
+  kColReduction.
+* `BaseCpuFusionStrategy`: any reduce (kRowReduction for trailing-dims
+  reductions, kInput otherwise); reshapes only with the shape-constraint IR
+  and only expand-like ones; a reduce root must be the single root; nothing
+  marked `disc.shape_op`.
+* `StitchBaseCpuFusionStrategy`: the CPU base rules restricted to the ops the
+  CPU stitch codegen supports (the first stage of the CPU stitch pipeline).
+* `PlacementAwareFusionStrategy`: dispatches to the strategy of the op's
+  device (`disc.device` / memory space); patterns on different devices never
+  merge, and a device without a strategy (CPU ops under `gpu-enabled=true`)
+  fuses nothing.
+
+Library calls (dot, convolution, custom calls) and non-lmhlo ops are simply
+not fusible, so they end fusions: the planner never merges across them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from xdsl.ir import Operation, SSAValue
+
+from disc_ir.analysis.fusion_pattern import (
+    FusionPattern,
+    FusionType,
+    is_elementwise,
+    is_fusible,
+    is_gpu_lmhlo,
+    is_rank2_col_reduction,
+    is_rank2_or3_transpose,
+    is_rank2_row_reduction,
+    is_row_reduction,
+    is_shape_calc,
+    output_operands,
+    result_buffer,
+    value_users,
+)
+from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.dialects.hlo_attrs import ints
+
+_RESHAPES = ("lmhlo.reshape", "lmhlo.dynamic_reshape")
+
+
+@dataclass(frozen=True)
+class FusionOptions:
+    """Limits every strategy honours."""
+
+    #: Maximum kernel arguments (read-only plus written buffers).
+    max_num_arguments_per_kernel: int = 64
+
+
+def large_concat_limit() -> int:
+    raw = os.environ.get("DISC_CPU_LARGE_CONCAT_NUM_OPERANDS")
+    try:
+        return int(raw) if raw is not None else 32
+    except ValueError:
+        return 32
+
+
+def is_large_concat(op: Operation) -> bool:
+    """A concatenate with many operands (its own CPU schedule, kLargeConcat)."""
+    return op.name == "lmhlo.concatenate" and len(op.operands) >= large_concat_limit()
+
+
+def _has_consumer_inside(op: Operation, pattern: FusionPattern) -> bool:
+    for v in output_operands(op):
+        for user in value_users(v):
+            if user is not op and pattern.contains(user):
+                return True
+    return False
+
+
+def is_expand_like_reshape(shape_analysis: ShapeAnalysis, op: Operation) -> bool:
+    """A reshape that only inserts / removes size-1 dims (needs the shape-constraint IR)."""
+    if not shape_analysis.use_shape_constraint_ir:
+        return False
+    src, dst = op.operands[0], result_buffer(op)
+    if dst is None:
+        return False
+    in_dims = shape_analysis.symbolic_dims(src)
+    out_dims = shape_analysis.symbolic_dims(dst)
+    if in_dims is None or out_dims is None:
+        return False
+    ins = [i for i, d in enumerate(in_dims) if d.value != 1]
+    outs = [i for i, d in enumerate(out_dims) if d.value != 1]
+    if len(ins) != len(outs):
+        return False
+    return all(shape_analysis.is_dim_equal(src, i, dst, j) for i, j in zip(ins, outs, strict=True))
+
+
+class FusionStrategy:
+    """Decides fusibility of ops and patterns, and whether two patterns merge."""
+
+    name = "FusionStrategy"
+
+    def __init__(self, options: FusionOptions | None = None) -> None:
+        self.options = options or FusionOptions()
+
+    def is_fusible_op(self, op: Operation) -> bool:
+        return is_fusible(op)
+
+    def is_fusible(self, pattern: FusionPattern) -> bool:
+        return pattern.is_fusible() and all(self.is_fusible_op(op) for op in pattern.op_list)
+
+    def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+        """Set `pattern`'s fusion type and dominant op; False if not fusible."""
+        raise NotImplementedError
+
+    def prune_fusion_pattern(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern, excluded: list[Operation]
+    ) -> bool:
+        """Move ops that must not stay in `pattern` to `excluded` (none by default)."""
+        return True
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        if len(target.results) + len(target.operands) > self.options.max_num_arguments_per_kernel:
+            return False
+        # A constant cannot be an output of a fusion.
+        return not any(op.name == "lmhlo.constant" for op in target.root_ops)
+
+    def try_fuse_inplace(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> FusionPattern | None:
+        """The initialised merge of `lhs` and `rhs`, or None if they must not merge."""
+        if not self.is_fusible(lhs) or not self.is_fusible(rhs):
+            return None
+        target = lhs.merged_with(rhs)
+        if not self.try_fuse(shape_analysis, lhs, rhs, target):
+            return None
+        if not self.init_fusion_pattern(shape_analysis, target):
+            return None
+        return target
+
+
+class BaseFusionStrategy(FusionStrategy):
+    """XLA-style loop / input fusion (see module doc)."""
+
+    name = "BaseFusionStrategy"
+
+    def is_fusible(self, pattern: FusionPattern) -> bool:
+        if pattern.is_stitch():
+            return False
+        return super().is_fusible(pattern)
+
+    def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+        dominant: Operation | None = None
+        ftype = FusionType.NONE
+        for op in pattern.op_list:
+            if is_rank2_row_reduction(op):
+                ftype, dominant = FusionType.ROW_REDUCTION, op
+            elif is_rank2_col_reduction(op):
+                if ftype is not FusionType.ROW_REDUCTION:
+                    ftype, dominant = FusionType.COL_REDUCTION, op
+            elif self.is_fusible_op(op):
+                if ftype in (FusionType.NONE, FusionType.LOOP):
+                    ftype, dominant = FusionType.LOOP, op
+            elif op.name != "lmhlo.terminator":
+                ftype, dominant = FusionType.NONE, None
+                break
+        pattern.dominant_op, pattern.fusion_type = dominant, ftype
+        return ftype is not FusionType.NONE and dominant is not None
+
+    def effective_shape(self, target: FusionPattern, value: SSAValue) -> SSAValue:
+        return value
+
+    def check_same_shape(self, lhs: FusionPattern, rhs: FusionPattern) -> bool:
+        """Compare results' shapes (True) or only their element counts (False)."""
+        return False
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        if not super().try_fuse(shape_analysis, lhs, rhs, target):
+            return False
+        # A reduce's output cannot be consumed inside its own fusion.
+        for op in target.op_list:
+            if op.name == "lmhlo.reduce" and _has_consumer_inside(op, target):
+                return False
+        if not target.results:
+            return True  # dead ops: fuse them, a later DCE removes them
+        if lhs.is_sparse() or rhs.is_sparse():
+            return False
+        ref = self.effective_shape(target, target.results[0])
+        same_shape = self.check_same_shape(lhs, rhs)
+        for result in target.results:
+            shape = self.effective_shape(target, result)
+            ok = (
+                shape_analysis.is_shape_equal(ref, shape)
+                if same_shape
+                else shape_analysis.is_same_num_elements(ref, shape)
+            )
+            if not ok:
+                return False
+        return True
+
+
+class BaseGpuFusionStrategy(BaseFusionStrategy):
+    """Base fusion for GPU kernels: rank-2 reductions only."""
+
+    name = "BaseGpuFusionStrategy"
+
+    def is_fusible_op(self, op: Operation) -> bool:
+        if op.name == "lmhlo.reduce" and not (
+            is_rank2_row_reduction(op) or is_rank2_col_reduction(op)
+        ):
+            return False
+        if is_rank2_or3_transpose(op):
+            return False
+        return super().is_fusible_op(op)
+
+    def check_same_shape(self, lhs: FusionPattern, rhs: FusionPattern) -> bool:
+        return lhs.is_kinput() and rhs.is_kinput()
+
+    def effective_shape(self, target: FusionPattern, value: SSAValue) -> SSAValue:
+        writer = target.find_last_writer(value)
+        if writer is not None and writer.name == "lmhlo.reduce":
+            return writer.operands[0]
+        if (
+            writer is not None
+            and writer.name == "lmhlo.dynamic_update_slice"
+            and result_buffer(writer) in writer.operands[:-1]
+        ):
+            return writer.operands[1]
+        return value
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        has_row = any(is_rank2_row_reduction(op) for op in target.op_list)
+        has_col = any(is_rank2_col_reduction(op) for op in target.op_list)
+        if has_row and has_col:
+            return False
+        if has_col:
+            for result in target.results:
+                writer = target.find_last_writer(result)
+                if writer is not None and writer.name == "lmhlo.transpose":
+                    return False
+        return super().try_fuse(shape_analysis, lhs, rhs, target)
+
+
+class BaseCpuFusionStrategy(BaseFusionStrategy):
+    """Base fusion for CPU kernels (see module doc)."""
+
+    name = "BaseCpuFusionStrategy"
+
+    def is_fusible_op(self, op: Operation) -> bool:
+        if op.name in _RESHAPES:
+            return shape_constraint_ir_enabled()
+        if op.name == "lmhlo.transpose" and not env_flag(
+            "DISC_CPU_ENABLE_EAGER_TRANSPOSE_FUSION", False
+        ):
+            perm = ints(op.attributes.get("permutation") or op.properties.get("permutation"))
+            if perm and perm[-1] != len(perm) - 1:
+                return False
+        if is_shape_calc(op):
+            return False
+        return super().is_fusible_op(op)
+
+    def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+        dominant: Operation | None = None
+        ftype = FusionType.NONE
+        for op in pattern.op_list:
+            if is_row_reduction(op):
+                ftype, dominant = FusionType.ROW_REDUCTION, op
+            elif op.name == "lmhlo.reduce":
+                ftype, dominant = FusionType.INPUT, op
+            elif self.is_fusible_op(op):
+                if op.name == "lmhlo_disc.where":
+                    ftype, dominant = FusionType.WHERE, op
+                elif ftype in (FusionType.NONE, FusionType.LOOP):
+                    ftype, dominant = FusionType.LOOP, op
+            elif op.name != "lmhlo.terminator":
+                ftype, dominant = FusionType.NONE, None
+                break
+        if len(pattern.root_ops) == 1 and is_large_concat(pattern.root_ops[0]):
+            ftype = FusionType.LARGE_CONCAT
+        pattern.dominant_op, pattern.fusion_type = dominant, ftype
+        return ftype is not FusionType.NONE and dominant is not None
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        if not super().try_fuse(shape_analysis, lhs, rhs, target):
+            return False
+        for op in target.op_list:
+            if op.name in _RESHAPES and not is_expand_like_reshape(shape_analysis, op):
+                return False
+        roots = target.root_ops
+        if len(roots) > 1 and any(op.name == "lmhlo.reduce" or is_large_concat(op) for op in roots):
+            return False
+        return not any(
+            is_large_concat(op) and _has_consumer_inside(op, target) for op in target.op_list
+        )
+
+
+def is_stitch_cpu_supported(op: Operation) -> bool:
+    """Ops the CPU stitch codegen handles: elementwise, row reductions,
+    broadcasts and (with the shape-constraint IR) reshapes; no shape computation."""
+    if is_shape_calc(op):
+        return False
+    if is_elementwise(op):
+        return True
+    if op.name == "lmhlo.reduce":
+        return is_row_reduction(op)
+    if op.name in _RESHAPES:
+        return shape_constraint_ir_enabled()
+    return op.name in (
+        "lmhlo.broadcast_in_dim",
+        "lmhlo.broadcast",
+        "lmhlo.dynamic_broadcast_in_dim",
+    )
+
+
+class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
+    """CPU base fusion limited to stitch-supported ops (first CPU stitch stage)."""
+
+    name = "StitchBaseCpuFusionStrategy"
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        return all(is_stitch_cpu_supported(op) for op in target.op_list) and super().try_fuse(
+            shape_analysis, lhs, rhs, target
+        )
+
+
+class PlacementAwareFusionStrategy(FusionStrategy):
+    """Routes every decision to the strategy of the device an op / pattern runs on."""
+
+    name = "PlacementAwareFusionStrategy"
+
+    def __init__(
+        self,
+        default_device: str,
+        device_strategies: dict[str, FusionStrategy],
+        options: FusionOptions | None = None,
+    ) -> None:
+        super().__init__(options)
+        self.default_device = default_device
+        self.device_strategies = device_strategies
+
+    @staticmethod
+    def placement(op: Operation | None) -> str:
+        return "gpu" if is_gpu_lmhlo(op) else "cpu"
+
+    def pattern_placement(self, pattern: FusionPattern) -> str:
+        return self.placement(pattern.root_ops[0] if pattern.root_ops else None)
+
+    def strategy_for(self, device: str) -> FusionStrategy | None:
+        return self.device_strategies.get(device)
+
+    def is_fusible_op(self, op: Operation) -> bool:
+        strategy = self.strategy_for(self.placement(op))
+        return strategy is not None and strategy.is_fusible_op(op)
+
+    def is_fusible(self, pattern: FusionPattern) -> bool:
+        strategy = self.strategy_for(self.pattern_placement(pattern))
+        return strategy is not None and strategy.is_fusible(pattern)
+
+    def try_fuse(
+        self,
+        shape_analysis: ShapeAnalysis,
+        lhs: FusionPattern,
+        rhs: FusionPattern,
+        target: FusionPattern,
+    ) -> bool:
+        device = self.pattern_placement(lhs)
+        if device != self.pattern_placement(rhs):
+            return False
+        strategy = self.strategy_for(device)
+        return strategy is not None and strategy.try_fuse(shape_analysis, lhs, rhs, target)
+
+    def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+        if not pattern.op_list:
+            return True
+        strategy = self.strategy_for(self.placement(pattern.op_list[0]))
+        return strategy is not None and strategy.init_fusion_pattern(shape_analysis, pattern)
+
+    def prune_fusion_pattern(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern, excluded: list[Operation]
+    ) -> bool:
+        if not pattern.op_list or pattern.fusion_type is FusionType.NONE:
+            return True
+        strategy = self.strategy_for(self.placement(pattern.op_list[0]))
+        if strategy is None:
+            return True  # a stage without a strategy for this device changes nothing
+        return strategy.prune_fusion_pattern(shape_analysis, pattern, excluded)
+
+    def has_only(self, device: str, strategy_type: type[FusionStrategy]) -> bool:
+        return list(self.device_strategies) == [device] and isinstance(
+            self.device_strategies[device], strategy_type
+        )
+
+
+__all__ = [
+    "BaseCpuFusionStrategy",
+    "BaseFusionStrategy",
+    "BaseGpuFusionStrategy",
+    "FusionOptions",
+    "FusionStrategy",
+    "PlacementAwareFusionStrategy",
+    "StitchBaseCpuFusionStrategy",
+    "is_expand_like_reshape",
+    "is_large_concat",
+    "is_stitch_cpu_supported",
+]

@@ -1,0 +1,212 @@
+"""A directed acyclic graph that refuses edges closing a cycle and can contract edges.
+
+This is the dynamic-topological-order structure (Pearce & Kelly) XLA and
+BladeDISC use to grow fusion clusters (`GraphCycles` in BladeDISC's
+`mlir/disc/utils/cycle_detector.cc`). Every node carries a *rank*; ranks are
+a topological order kept up to date on each insertion, so reachability
+queries only search between the two ranks.
+
+The fusion planner depends on the exact visiting orders (`all_nodes_in_post_order`,
+`successors`), which decide which of several legal fusions wins; they are
+reproduced here: successor / predecessor sets keep insertion order and erase
+by moving the last element into the hole, as BladeDISC's `OrderedSet` does.
+"""
+
+from __future__ import annotations
+
+
+class _OrderedSet:
+    """An insertion-ordered set of ints whose erase swaps in the last element."""
+
+    __slots__ = ("_index", "_seq")
+
+    def __init__(self) -> None:
+        self._seq: list[int] = []
+        self._index: dict[int, int] = {}
+
+    def insert(self, x: int) -> bool:
+        if x in self._index:
+            return False
+        self._index[x] = len(self._seq)
+        self._seq.append(x)
+        return True
+
+    def erase(self, x: int) -> None:
+        pos = self._index.pop(x, None)
+        if pos is None:
+            return
+        last = self._seq.pop()
+        if pos < len(self._seq):
+            self._seq[pos] = last
+            self._index[last] = pos
+
+    def __contains__(self, x: object) -> bool:
+        return x in self._index
+
+    def __len__(self) -> int:
+        return len(self._seq)
+
+    def sequence(self) -> list[int]:
+        return list(self._seq)
+
+
+class _Node:
+    __slots__ = ("inputs", "outputs", "rank", "visited")
+
+    def __init__(self, rank: int) -> None:
+        self.rank = rank
+        self.visited = False
+        self.inputs = _OrderedSet()
+        self.outputs = _OrderedSet()
+
+
+class GraphCycles:
+    """A DAG over nodes `0..n-1` (initially edgeless, rank = node id)."""
+
+    def __init__(self, num_nodes: int) -> None:
+        self._nodes = [_Node(i) for i in range(num_nodes)]
+        self._free: list[int] = []
+        self._deltaf: list[int] = []
+        self._deltab: list[int] = []
+
+    # -- queries --------------------------------------------------------------
+
+    def has_edge(self, x: int, y: int) -> bool:
+        return y in self._nodes[x].outputs
+
+    def successors(self, node: int) -> list[int]:
+        """A copy of `node`'s successors, in the structure's order."""
+        return self._nodes[node].outputs.sequence()
+
+    def is_active(self, node: int) -> bool:
+        """False once `node` was merged away by `contract_edge`."""
+        return node not in self._free
+
+    def all_nodes_in_post_order(self) -> list[int]:
+        """Active nodes, consumers before producers (decreasing rank)."""
+        free = set(self._free)
+        nodes = [i for i in range(len(self._nodes)) if i not in free]
+        nodes.sort(key=lambda n: -self._nodes[n].rank)
+        return nodes
+
+    def is_reachable(self, x: int, y: int) -> bool:
+        """Whether a path leads from `x` to `y` (`x` reaches itself)."""
+        if x == y:
+            return True
+        nx, ny = self._nodes[x], self._nodes[y]
+        if nx.rank >= ny.rank:
+            return False
+        found = self._forward_dfs(x, ny.rank)
+        self._clear_visited(self._deltaf)
+        return found
+
+    def can_contract_edge(self, a: int, b: int) -> bool:
+        """Whether edge a->b exists and merging its ends leaves the graph acyclic."""
+        if not self.has_edge(a, b):
+            return False
+        self.remove_edge(a, b)
+        reachable = self.is_reachable(a, b)
+        self.insert_edge(a, b)
+        return not reachable
+
+    # -- updates --------------------------------------------------------------
+
+    def insert_edge(self, x: int, y: int) -> bool:
+        """Add x->y; False (graph unchanged) if that would close a cycle."""
+        if x == y:
+            return False
+        nx, ny = self._nodes[x], self._nodes[y]
+        if not nx.outputs.insert(y):
+            return True
+        ny.inputs.insert(x)
+        if nx.rank <= ny.rank:
+            return True
+        if self._forward_dfs(y, nx.rank):
+            nx.outputs.erase(y)
+            ny.inputs.erase(x)
+            self._clear_visited(self._deltaf)
+            return False
+        self._backward_dfs(x, ny.rank)
+        self._reorder()
+        return True
+
+    def remove_edge(self, x: int, y: int) -> None:
+        self._nodes[x].outputs.erase(y)
+        self._nodes[y].inputs.erase(x)
+
+    def contract_edge(self, a: int, b: int) -> int | None:
+        """Merge the ends of edge a->b into one node (returned), None if that
+        would close a cycle. The surviving node is the one with more edges."""
+        assert self.has_edge(a, b)
+        self.remove_edge(a, b)
+        if self.is_reachable(a, b):
+            self.insert_edge(a, b)
+            return None
+        na, nb = self._nodes[a], self._nodes[b]
+        if len(nb.inputs) + len(nb.outputs) > len(na.inputs) + len(na.outputs):
+            a, b = b, a
+        nb = self._nodes[b]
+        outs, ins = nb.outputs.sequence(), nb.inputs.sequence()
+        nb.outputs, nb.inputs = _OrderedSet(), _OrderedSet()
+        for y in outs:
+            self._nodes[y].inputs.erase(b)
+        for y in ins:
+            self._nodes[y].outputs.erase(b)
+        self._free.append(b)
+        for y in outs:
+            self.insert_edge(a, y)
+        for y in ins:
+            self.insert_edge(y, a)
+        return a
+
+    # -- Pearce-Kelly internals ------------------------------------------------
+
+    def _forward_dfs(self, n: int, upper_bound: int) -> bool:
+        self._deltaf = []
+        stack = [n]
+        while stack:
+            n = stack.pop()
+            node = self._nodes[n]
+            if node.visited:
+                continue
+            node.visited = True
+            self._deltaf.append(n)
+            for w in node.outputs.sequence():
+                nw = self._nodes[w]
+                if nw.rank == upper_bound:
+                    return True
+                if not nw.visited and nw.rank < upper_bound:
+                    stack.append(w)
+        return False
+
+    def _backward_dfs(self, n: int, lower_bound: int) -> None:
+        self._deltab = []
+        stack = [n]
+        while stack:
+            n = stack.pop()
+            node = self._nodes[n]
+            if node.visited:
+                continue
+            node.visited = True
+            self._deltab.append(n)
+            for w in node.inputs.sequence():
+                nw = self._nodes[w]
+                if not nw.visited and lower_bound < nw.rank:
+                    stack.append(w)
+
+    def _reorder(self) -> None:
+        deltab = sorted(self._deltab, key=lambda n: self._nodes[n].rank)
+        deltaf = sorted(self._deltaf, key=lambda n: self._nodes[n].rank)
+        order = deltab + deltaf
+        ranks = sorted(self._nodes[n].rank for n in order)
+        for n in order:
+            self._nodes[n].visited = False
+        for n, rank in zip(order, ranks, strict=True):
+            self._nodes[n].rank = rank
+
+    def _clear_visited(self, nodes: list[int]) -> None:
+        for n in nodes:
+            self._nodes[n].visited = False
+
+
+__all__ = ["GraphCycles"]

@@ -1,0 +1,374 @@
+"""RAL contexts: one :class:`RalContext` per loaded executable, one
+:class:`ExecutionContext` per call.
+
+As in BladeDISC (``ral_context.h``), the RAL context lives as long as the
+loaded executable and owns what is loaded once: device drivers, kernels,
+constants (resources created lazily, once, under a lock) and the API registry
+the calls are dispatched through. An execution context does the bookkeeping of
+one call: its inputs, the outputs the compiled code sends, the temporaries it
+allocates and the first error. Compiled code sees an execution context as an
+opaque ``void*`` handle; concurrent calls on one RalContext each have their own
+execution context and share only the (locked) RAL-context state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
+from disc_ir.runtime.registry import GLOBAL_REGISTRY, ApiRegistry
+
+
+class RalError(RuntimeError):
+    """An error the runtime signalled while running compiled code."""
+
+
+class RalInputError(RalError, ValueError):
+    """An input of the wrong dtype, rank or count."""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """What an input must be: its element type code and rank (``name`` for messages)."""
+
+    element: str
+    rank: int
+    name: str | None = None
+
+    def describe(self) -> str:
+        return f"rank-{self.rank} {self.element} ({SCALAR_TYPES[self.element][0]})"
+
+
+def input_label(index: int, name: str | None) -> str:
+    """How messages name input ``index``."""
+    return f"input #{index}" + (f" '{name}'" if name else "")
+
+
+def check_input(index: int, array: np.ndarray, element: str, rank: int, name: str | None) -> None:
+    """Raises :class:`RalInputError` unless ``array`` has element type ``element`` and ``rank``."""
+    expected_dtype = np.dtype(SCALAR_TYPES[element][0])
+    if array.dtype != expected_dtype or array.ndim != rank:
+        raise RalInputError(
+            f"{input_label(index, name)}: expected a rank-{rank} {element} array "
+            f"(numpy {expected_dtype}), got a rank-{array.ndim} {array.dtype} array of "
+            f"shape {tuple(array.shape)}"
+        )
+
+
+class Resource:
+    """A context-owned resource with lifetime hooks (``Context::Resource``)."""
+
+    def on_execution_start(self, exec_ctx: ExecutionContext) -> None:
+        """Called when an execution context is created."""
+
+    def on_execution_finish(self, exec_ctx: ExecutionContext) -> None:
+        """Called when an execution context finishes."""
+
+    def on_context_finish(self, ctx: RalContext) -> None:
+        """Called when the RAL context is closed."""
+
+
+class Driver:
+    """A device driver (memory, launch, synchronisation) owned by a RalContext."""
+
+    name: str = "driver"
+
+    def on_execution_start(self, exec_ctx: ExecutionContext) -> None:
+        """Sets up per-execution state."""
+
+    def on_execution_finish(self, exec_ctx: ExecutionContext) -> None:
+        """Releases per-execution state."""
+
+    def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
+        """Turns what the compiled code sent as output ``index`` into an ndarray."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Releases everything the driver holds."""
+
+
+# Execution contexts by handle: compiled code passes the handle as its `void* ctx`.
+_HANDLES: dict[int, ExecutionContext] = {}
+_HANDLES_LOCK = threading.Lock()
+_NEXT_HANDLE = itertools.count(0x1000, 0x10)
+
+
+def execution_context_from_handle(handle: int | None) -> ExecutionContext:
+    """The live execution context whose handle compiled code passed as ``ctx``."""
+    ctx = _HANDLES.get(handle or 0)
+    if ctx is None:
+        raise RalError(f"disc_ral_call with an unknown context handle {handle!r}")
+    return ctx
+
+
+@dataclass
+class RalContextOptions:
+    """Options of a RAL context (``BaseContextOption`` plus the CPU thread count).
+
+    ``cache_workspace_mem_across_execution``: keep freed temporaries cached after a
+    call ends (BladeDISC's default is False: release them).
+    ``num_threads``: CPU kernel-launch parallelism (None: ``OMP_NUM_THREADS`` or the
+    number of cores).
+    """
+
+    metadata_path: str | None = None
+    cache_workspace_mem_across_execution: bool = False
+    num_threads: int | None = None
+
+
+class RalContext:
+    """The runtime state of one loaded executable.
+
+    ``registry`` is a child of the global registry, so per-executable APIs can
+    be added without touching other executables. Drivers for every device this
+    runtime supports are created at construction; resources, kernels and
+    constants are loaded lazily and once.
+    """
+
+    def __init__(
+        self,
+        options: RalContextOptions | None = None,
+        *,
+        metadata_path: str | None = None,
+        constants: dict[str, tuple[str, tuple[int, ...], bytes]] | None = None,
+        registry: ApiRegistry | None = None,
+        input_specs: Sequence[InputSpec] | None = None,
+    ):
+        self.options = options or RalContextOptions()
+        if metadata_path is not None:
+            self.options.metadata_path = metadata_path
+        self.registry = registry if registry is not None else ApiRegistry(GLOBAL_REGISTRY)
+        self.input_specs = list(input_specs) if input_specs is not None else None
+        self._lock = threading.RLock()
+        self._resources: dict[str, Any] = {}
+        self._drivers: dict[str, Driver] = {}
+        self._constants_override = constants
+        #: encoded name (bytes, as compiled code passes it) -> entry; filled by dispatch
+        self.api_cache: dict[bytes, Any] = {}
+        self._closed = False
+        # Importing the drivers registers their APIs; done here to keep the
+        # import graph acyclic (drivers import this module).
+        import disc_ir.runtime.kernels  # noqa: F401
+        from disc_ir.runtime.drivers.cpu import CpuDriver
+
+        self.add_driver(CpuDriver(self))
+
+    # -- drivers and resources ------------------------------------------------
+
+    def add_driver(self, driver: Driver) -> None:
+        """Adds ``driver`` under its name; a second driver of the same name is ignored."""
+        with self._lock:
+            self._drivers.setdefault(driver.name, driver)
+
+    def get_driver(self, name: str) -> Driver:
+        """The driver called ``name``; raises RalError if there is none."""
+        driver = self._drivers.get(name)
+        if driver is None:
+            raise RalError(f"no '{name}' driver in this RAL context")
+        return driver
+
+    @property
+    def drivers(self) -> list[Driver]:
+        return list(self._drivers.values())
+
+    def get_or_create_resource(self, key: str, creator: Callable[[], Any]) -> Any:
+        """The resource under ``key``, created by ``creator()`` on first use (once, locked)."""
+        resource = self._resources.get(key)
+        if resource is not None:
+            return resource
+        with self._lock:
+            resource = self._resources.get(key)
+            if resource is None:
+                resource = creator()
+                if resource is None:
+                    raise RalError(f"resource creation failed: {key}")
+                self._resources[key] = resource
+            return resource
+
+    def resources(self) -> list[Any]:
+        """The resources created so far."""
+        with self._lock:
+            return list(self._resources.values())
+
+    def load_kernel(self, key: str, loader: Callable[[], Any]) -> Any:
+        """A kernel (module, function handle) loaded once under ``kernel:<key>``."""
+        return self.get_or_create_resource("kernel:" + key, loader)
+
+    def constants_table(self) -> dict[str, tuple[str, tuple[int, ...], bytes]]:
+        """The constants of the metadata file (md5 hex -> dtype, shape, bytes), read once."""
+
+        def load() -> dict[str, tuple[str, tuple[int, ...], bytes]]:
+            if self._constants_override is not None:
+                return dict(self._constants_override)
+            if self.options.metadata_path is None:
+                return {}
+            from disc_ir.runtime.constants import load_metadata_file
+
+            return load_metadata_file(self.options.metadata_path)
+
+        return self.get_or_create_resource("ral_metadata_constants", load)
+
+    # -- execution ------------------------------------------------------------
+
+    def check_inputs(self, inputs: Sequence[np.ndarray]) -> None:
+        """Validates ``inputs`` against ``input_specs`` (when known); raises RalInputError."""
+        if self.input_specs is None:
+            return
+        if len(inputs) != len(self.input_specs):
+            raise RalInputError(f"expected {len(self.input_specs)} inputs, got {len(inputs)}")
+        for i, (array, spec) in enumerate(zip(inputs, self.input_specs, strict=True)):
+            check_input(i, array, spec.element, spec.rank, spec.name)
+
+    def create_execution_context(self, inputs: Sequence[Any]) -> ExecutionContext:
+        """A new execution context bound to ``inputs`` (arrays or scalars)."""
+        if self._closed:
+            raise RalError("the RAL context is closed")
+        arrays = [np.asarray(x) for x in inputs]
+        self.check_inputs(arrays)
+        return ExecutionContext(self, arrays)
+
+    def execute(self, entry: int | Callable[[int], Any], inputs: Sequence[Any]) -> list[np.ndarray]:
+        """Runs compiled code once and returns its outputs.
+
+        ``entry`` is the address of ``void main(void* ctx)`` (called through
+        ctypes, which releases the GIL) or a Python callable taking the handle.
+        Errors the runtime signalled during the call are raised here.
+        """
+        from disc_ir.runtime.dispatch import call_entry
+
+        exec_ctx = self.create_execution_context(inputs)
+        try:
+            if callable(entry):
+                entry(exec_ctx.handle)
+            else:
+                call_entry(entry, exec_ctx.handle)
+            exec_ctx.raise_if_error()
+            return exec_ctx.collect_outputs()
+        finally:
+            exec_ctx.finish()
+
+    def close(self) -> None:
+        """Releases drivers and resources; the context cannot run afterwards."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for resource in self._resources.values():
+                if isinstance(resource, Resource):
+                    resource.on_context_finish(self)
+            for driver in self._drivers.values():
+                driver.close()
+            self._resources.clear()
+
+    def __enter__(self) -> RalContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ExecutionContext:
+    """Bookkeeping of one call: inputs, sent outputs, temporaries, the first error.
+
+    ``handle`` is the ``void*`` value compiled code receives; it maps back to
+    this object while the context is live. Drivers keep per-execution state in
+    ``driver_state[driver.name]``.
+    """
+
+    def __init__(self, context: RalContext, inputs: list[np.ndarray]):
+        self.context = context
+        self.inputs = inputs
+        # output index -> (driver name, what the compiled code sent)
+        self.outputs: dict[int, tuple[str, Any]] = {}
+        self.driver_state: dict[str, Any] = {}
+        self.error: BaseException | None = None
+        self._keep_alive: list[Any] = []
+        self._finished = False
+        with _HANDLES_LOCK:
+            self.handle = next(_NEXT_HANDLE)
+            _HANDLES[self.handle] = self
+        for driver in context.drivers:
+            driver.on_execution_start(self)
+        for resource in context.resources():
+            if isinstance(resource, Resource):
+                resource.on_execution_start(self)
+
+    # -- errors ---------------------------------------------------------------
+
+    def signal_error(self, error: BaseException | str) -> None:
+        """Records an error; the first one wins (later calls may be skipped)."""
+        if isinstance(error, str):
+            error = RalError(error)
+        if self.error is None:
+            self.error = error
+
+    @property
+    def in_error(self) -> bool:
+        return self.error is not None
+
+    def raise_if_error(self) -> None:
+        """Raises the first recorded error, if any."""
+        if self.error is not None:
+            error = self.error
+            raise error
+
+    # -- inputs / outputs -----------------------------------------------------
+
+    def input(self, index: int, element: ScalarType, rank: int) -> np.ndarray:
+        """Input ``index``, checked against the element type and rank the code expects."""
+        if not 0 <= index < len(self.inputs):
+            raise RalInputError(
+                f"the compiled code asked for input #{index}, but {len(self.inputs)} were given"
+            )
+        name = None
+        if self.context.input_specs is not None and index < len(self.context.input_specs):
+            name = self.context.input_specs[index].name
+        array = self.inputs[index]
+        check_input(index, array, element.code, rank, name)
+        return array
+
+    def keep_alive(self, obj: Any) -> None:
+        """Keeps ``obj`` (e.g. an array whose memory compiled code holds) until the call ends."""
+        self._keep_alive.append(obj)
+
+    def collect_outputs(self) -> list[np.ndarray]:
+        """The outputs sent by the compiled code, as ndarrays, in index order."""
+        if not self.outputs:
+            return []
+        count = max(self.outputs) + 1
+        missing = [i for i in range(count) if i not in self.outputs]
+        if missing:
+            raise RalError(f"the compiled code sent no output #{missing[0]}")
+        result = []
+        for i in range(count):
+            driver_name, value = self.outputs[i]
+            result.append(self.context.get_driver(driver_name).collect_output(self, i, value))
+        return result
+
+    def finish(self) -> None:
+        """Ends the call: drivers release per-execution state, the handle dies."""
+        if self._finished:
+            return
+        self._finished = True
+        try:
+            for resource in self.context.resources():
+                if isinstance(resource, Resource):
+                    resource.on_execution_finish(self)
+            for driver in self.context.drivers:
+                driver.on_execution_finish(self)
+        finally:
+            with _HANDLES_LOCK:
+                _HANDLES.pop(self.handle, None)
+            self._keep_alive.clear()
+
+    def __enter__(self) -> ExecutionContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.finish()

@@ -1,0 +1,1 @@
+"""Device drivers of the RAL runtime (memory, kernel launch, synchronisation)."""

@@ -1,0 +1,636 @@
+"""The CPU driver and its RAL APIs (BladeDISC's ``cpu_driver`` + ``ral_base_cpu``).
+
+Memory: 64-byte aligned host buffers from a caching allocator (free blocks are
+kept by size and reused; BladeDISC's ``InternalAllocator``). Each execution
+counts references to the buffers it allocated (``alloc`` = 1, ``inc_ref`` + 1,
+``dealloc`` - 1, freed at 0); buffers that become outputs are handed to the
+returned ndarrays instead of being reused; constants are persistent.
+
+Kernels: ``ral_kernel_launch`` runs a packed kernel
+``void kernel(const int64_t* lb, const int64_t* ub, const int64_t* step, void** params)``
+(what ``disc-outline-cpu-kernel`` + disc-to-llvm produce) over a parallel index
+space, split into one partition per thread like BladeDISC's
+``LoopParallelAssigner``; each task is a sub-box of the index space. The kernel
+is called through ctypes, which releases the GIL, so partitions run in
+parallel on a process-wide thread pool.
+
+Registered names (device ``cpu``): ``alloc``, ``dealloc``,
+``ral_cpu_alloc_persistent``, ``raw_cpu_alloc``, ``raw_cpu_dealloc``,
+``ral_cpu_memcpy``, ``ral_cpu_memset``, ``ral_recv_input``, ``ral_send_output``,
+``inc_ref``, ``ral_const``, ``sync_on_stream``, ``ral_kernel_launch``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
+from disc_ir.runtime.constants import materialize_constant
+from disc_ir.runtime.context import (
+    Driver,
+    ExecutionContext,
+    RalContext,
+    RalError,
+    RalInputError,
+)
+from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
+from disc_ir.runtime.registry import (
+    I32,
+    I64,
+    CStr,
+    Ctx,
+    MemRef,
+    Ptr,
+    PVoid,
+    Var,
+    ral_api,
+)
+
+N = Var("N")
+M = Var("M")
+T = Var("T")
+
+ALIGNMENT = 64
+MAX_RANK = 8
+ALL_ELEMENTS = tuple(SCALAR_TYPES)
+DRIVER_NAME = "cpu"
+
+
+# ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Block:
+    """An aligned host buffer: ``array`` is a uint8 view of exactly ``size`` bytes."""
+
+    array: np.ndarray
+    address: int
+    size: int
+    persistent: bool = False
+
+
+def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
+    """A new ``alignment``-aligned buffer of ``nbytes`` (at least 1) bytes."""
+    nbytes = max(1, nbytes)
+    owner = np.empty(nbytes + alignment, dtype=np.uint8)
+    shift = (-owner.ctypes.data) % alignment
+    view = owner[shift : shift + nbytes]
+    return Block(view, view.ctypes.data, nbytes)
+
+
+class CachingAllocator:
+    """Aligned host memory cached by size (thread-safe).
+
+    ``alloc`` reuses a free block of the same size when there is one;
+    ``free`` returns a block to the cache; ``release_free`` drops the cache.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.live: dict[int, Block] = {}
+        self._free: dict[int, list[Block]] = {}
+        self.num_system_allocs = 0
+
+    def alloc(self, nbytes: int, persistent: bool = False) -> Block:
+        nbytes = max(1, int(nbytes))
+        with self.lock:
+            free = self._free.get(nbytes)
+            if free:
+                block = free.pop()
+            else:
+                block = aligned_empty(nbytes)
+                self.num_system_allocs += 1
+            block.persistent = persistent
+            self.live[block.address] = block
+            return block
+
+    def free(self, address: int) -> bool:
+        """Returns the live block at ``address`` to the cache; False if there is none."""
+        with self.lock:
+            block = self.live.pop(address, None)
+            if block is None:
+                return False
+            block.persistent = False
+            self._free.setdefault(block.size, []).append(block)
+            return True
+
+    def detach(self, address: int) -> Block | None:
+        """Removes the live block at ``address`` from the allocator (it is never reused)."""
+        with self.lock:
+            return self.live.pop(address, None)
+
+    def release_free(self) -> None:
+        with self.lock:
+            self._free.clear()
+
+    @property
+    def num_cached(self) -> int:
+        with self.lock:
+            return sum(len(v) for v in self._free.values())
+
+
+@dataclass
+class CpuExecState:
+    """Per-execution CPU bookkeeping: reference counts of the buffers it allocated."""
+
+    refcounts: dict[int, int] = field(default_factory=dict)
+    output_blocks: set[int] = field(default_factory=set)
+    # Blocks handed to returned output arrays (by address).
+    given: dict[int, Block] = field(default_factory=dict)
+    input_addresses: set[int] = field(default_factory=set)
+    kept: list[Any] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# Parallel launch
+# ---------------------------------------------------------------------------
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_SIZE = 0
+_POOL_LOCK = threading.Lock()
+
+
+def default_num_threads() -> int:
+    """``OMP_NUM_THREADS`` if set (as BladeDISC reads it), else the number of cores."""
+    value = os.environ.get("OMP_NUM_THREADS")
+    if value:
+        try:
+            n = int(value)
+            if n > 0:
+                return n
+        except ValueError:
+            pass
+    return os.cpu_count() or 1
+
+
+def thread_pool(min_workers: int) -> ThreadPoolExecutor:
+    """The process-wide launch pool, grown to at least ``min_workers`` workers."""
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_SIZE < min_workers:
+            old = _POOL
+            _POOL_SIZE = max(min_workers, _POOL_SIZE)
+            _POOL = ThreadPoolExecutor(max_workers=_POOL_SIZE, thread_name_prefix="disc-ral-cpu")
+            if old is not None:
+                old.shutdown(wait=False)
+        return _POOL
+
+
+Task = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _min_units_per_core() -> int:
+    try:
+        return max(1, int(os.environ.get("DISC_MIN_NUM_UNIT_PER_CORE", "1")))
+    except ValueError:
+        return 1
+
+
+def partition_index_space(
+    lower: tuple[int, ...],
+    upper: tuple[int, ...],
+    step: tuple[int, ...],
+    num_cores: int,
+    unit_workload_hint: int = 1,
+) -> list[list[Task]]:
+    """Splits the box ``[lower, upper)`` / ``step`` into balanced partitions of sub-boxes.
+
+    Returns one list of tasks ``(lb, ub, step)`` per partition (at most
+    ``num_cores``, none for an empty space). The split dimension is the
+    outermost one at which the iteration count of the leading dimensions
+    reaches the number of partitions; each partition covers a contiguous
+    range of that prefix, decomposed into boxes.
+    """
+    if any(s <= 0 for s in step):
+        raise RalError(f"ral_kernel_launch: non-positive loop step {step}")
+    dims = [max(0, -(-(u - lo) // s)) for lo, u, s in zip(lower, upper, step, strict=True)]
+    total = 1
+    for d in dims:
+        total *= d
+    if total == 0:
+        return []
+    parts = min(num_cores, total, max(1, (total * unit_workload_hint) // _min_units_per_core()))
+    if parts < 2 or not dims:
+        return [[(tuple(lower), tuple(upper), tuple(step))]]
+    prefix = 1
+    k = 0
+    while k < len(dims):
+        prefix *= dims[k]
+        if prefix >= parts:
+            break
+        k += 1
+    inner = dims[k]
+    plan: list[list[Task]] = []
+    for p in range(parts):
+        start = p * prefix // parts
+        end = (p + 1) * prefix // parts
+        tasks: list[Task] = []
+        pos = start
+        while pos < end:
+            outer, first = divmod(pos, inner)
+            stop = min(end, (outer + 1) * inner)
+            last = stop - outer * inner
+            idx = []
+            rem = outer
+            for d in reversed(dims[:k]):
+                rem, r = divmod(rem, d)
+                idx.append(r)
+            idx.reverse()
+            lb = list(lower)
+            ub = list(upper)
+            for d, i in enumerate(idx):
+                lb[d] = lower[d] + step[d] * i
+                ub[d] = min(upper[d], lb[d] + step[d])
+            lb[k] = lower[k] + step[k] * first
+            ub[k] = min(upper[k], lower[k] + step[k] * last)
+            tasks.append((tuple(lb), tuple(ub), tuple(step)))
+            pos = stop
+        plan.append(tasks)
+    return plan
+
+
+PACKED_KERNEL_TYPE = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p
+)
+
+
+def _run_tasks(kernel: Any, tasks: list[Task], params: int) -> None:
+    for lb, ub, st in tasks:
+        n = len(lb)
+        arr = ctypes.c_int64 * n
+        a, b, c = arr(*lb), arr(*ub), arr(*st)
+        kernel(ctypes.addressof(a), ctypes.addressof(b), ctypes.addressof(c), params)
+
+
+# ---------------------------------------------------------------------------
+# The driver
+# ---------------------------------------------------------------------------
+
+
+class CpuDriver(Driver):
+    """Host memory, CPU kernel launch and synchronisation for one RalContext."""
+
+    name = DRIVER_NAME
+
+    def __init__(self, context: RalContext):
+        self.context = context
+        self.allocator = CachingAllocator()
+        self.num_threads = context.options.num_threads or default_num_threads()
+        self._kernels: dict[int, Any] = {}
+        self._kernels_lock = threading.Lock()
+        self._consts: dict[tuple[str, str], np.ndarray] = {}
+        self._consts_lock = threading.Lock()
+
+    # -- per execution --------------------------------------------------------
+
+    def state(self, exec_ctx: ExecutionContext) -> CpuExecState:
+        return exec_ctx.driver_state[self.name]
+
+    def on_execution_start(self, exec_ctx: ExecutionContext) -> None:
+        exec_ctx.driver_state[self.name] = CpuExecState()
+
+    def on_execution_finish(self, exec_ctx: ExecutionContext) -> None:
+        state: CpuExecState | None = exec_ctx.driver_state.pop(self.name, None)
+        if state is None:
+            return
+        with self.allocator.lock:
+            # Temporaries the compiled code did not free (and outputs never collected,
+            # e.g. after an error) end with the call.
+            for address in state.refcounts:
+                self.allocator.free(address)
+            state.refcounts.clear()
+            if not self.context.options.cache_workspace_mem_across_execution:
+                self.allocator.release_free()
+
+    # -- memory ---------------------------------------------------------------
+
+    def alloc(self, exec_ctx: ExecutionContext, nbytes: int) -> int:
+        state = self.state(exec_ctx)
+        with self.allocator.lock:
+            block = self.allocator.alloc(nbytes)
+            state.refcounts[block.address] = 1
+            return block.address
+
+    def alloc_persistent(self, nbytes: int) -> Block:
+        return self.allocator.alloc(nbytes, persistent=True)
+
+    def dealloc(self, exec_ctx: ExecutionContext, address: int) -> None:
+        if not address:
+            return
+        state = self.state(exec_ctx)
+        with self.allocator.lock:
+            block = self.allocator.live.get(address)
+            if block is not None and block.persistent:
+                return
+            count = state.refcounts.get(address)
+            if count is None:
+                return
+            if count > 1:
+                state.refcounts[address] = count - 1
+                return
+            del state.refcounts[address]
+            if address not in state.output_blocks:
+                self.allocator.free(address)
+
+    def inc_ref(self, exec_ctx: ExecutionContext, address: int) -> None:
+        if not address:
+            return
+        state = self.state(exec_ctx)
+        with self.allocator.lock:
+            if address in state.refcounts:
+                state.refcounts[address] += 1
+            # Inputs and persistent buffers are borrowed: never freed by the call.
+
+    def raw_alloc(self, nbytes: int) -> int:
+        return self.allocator.alloc(nbytes, persistent=True).address
+
+    def raw_dealloc(self, address: int) -> None:
+        if address:
+            self.allocator.free(address)
+
+    # -- inputs / outputs -----------------------------------------------------
+
+    def recv_input(
+        self, exec_ctx: ExecutionContext, index: int, element: ScalarType, rank: int
+    ) -> MemRefDescriptor:
+        """Input ``index`` as a descriptor over the caller's array (copied only if
+        not C-contiguous). A wrong dtype/rank is signalled and a zero-filled
+        stand-in is returned so the compiled code can run to its end safely."""
+        try:
+            array = exec_ctx.input(index, element, rank)
+        except RalInputError as err:
+            exec_ctx.signal_error(err)
+            sizes: tuple[int, ...] = (0,) * rank
+            if 0 <= index < len(exec_ctx.inputs) and exec_ctx.inputs[index].ndim == rank:
+                sizes = tuple(exec_ctx.inputs[index].shape)
+            stand_in = np.zeros(sizes, dtype=numpy_dtype(element))
+            exec_ctx.keep_alive(stand_in)
+            return MemRefDescriptor.from_array(stand_in, element)
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+            exec_ctx.keep_alive(array)
+        state = self.state(exec_ctx)
+        state.input_addresses.add(array.ctypes.data)
+        state.kept.append(array)
+        return MemRefDescriptor.from_array(array, element).with_contiguous_strides()
+
+    def send_output(self, exec_ctx: ExecutionContext, index: int, desc: MemRefDescriptor) -> None:
+        state = self.state(exec_ctx)
+        with self.allocator.lock:
+            if desc.aligned in state.refcounts:
+                state.output_blocks.add(desc.aligned)
+        exec_ctx.outputs[index] = (self.name, desc)
+
+    def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
+        """The output as an ndarray: owning the buffer the code allocated (no copy), the
+        caller's input array when forwarded, else (constants, foreign memory) a copy."""
+        desc: MemRefDescriptor = value
+        state = self.state(exec_ctx)
+        dtype = numpy_dtype(desc.element)
+        if desc.num_elements == 0:
+            return np.empty(desc.sizes, dtype=dtype)
+        with self.allocator.lock:
+            block = None
+            if desc.aligned in state.output_blocks:
+                block = self.allocator.live.get(desc.aligned)
+                if block is not None and not block.persistent:
+                    self.allocator.detach(desc.aligned)
+                    state.refcounts.pop(desc.aligned, None)
+                    state.output_blocks.discard(desc.aligned)
+                    # Other outputs sharing this buffer view the same block.
+                    state.given[desc.aligned] = block
+                else:
+                    block = None
+            if block is None:
+                block = state.given.get(desc.aligned)
+        if block is not None:
+            itemsize = dtype.itemsize
+            return np.ndarray(
+                shape=desc.sizes,
+                dtype=dtype,
+                buffer=block.array,
+                offset=desc.offset * itemsize,
+                strides=tuple(s * itemsize for s in desc.strides),
+            )
+        for array in exec_ctx.inputs:
+            if (
+                array.size
+                and array.ctypes.data == desc.data_address
+                and array.dtype == dtype
+                and array.shape == desc.sizes
+                and array.strides == tuple(s * dtype.itemsize for s in desc.strides)
+            ):
+                return array
+        return numpy_view(desc).copy()
+
+    # -- constants ------------------------------------------------------------
+
+    def const(
+        self, exec_ctx: ExecutionContext, name: str, element: ScalarType, rank: int
+    ) -> MemRefDescriptor:
+        """The constant ``name``, loaded once per RAL context into a persistent buffer."""
+        key = (name, element.code)
+        array = self._consts.get(key)
+        if array is None:
+            with self._consts_lock:
+                array = self._consts.get(key)
+                if array is None:
+                    value = materialize_constant(
+                        name, self.context.constants_table(), numpy_dtype(element), rank
+                    )
+                    block = self.alloc_persistent(value.nbytes)
+                    array = np.ndarray(value.shape, value.dtype, buffer=block.array)
+                    array[...] = value
+                    self._consts[key] = array
+        if array.ndim != rank:
+            raise RalError(f"const {name}: expected rank {rank}, has shape {array.shape}")
+        return MemRefDescriptor.from_array(array, element)
+
+    # -- kernels --------------------------------------------------------------
+
+    def kernel(self, address: int) -> Any:
+        """The ctypes callable of the packed kernel at ``address`` (created once)."""
+        fn = self._kernels.get(address)
+        if fn is None:
+            with self._kernels_lock:
+                fn = self._kernels.setdefault(address, PACKED_KERNEL_TYPE(address))
+        return fn
+
+    def launch(
+        self,
+        kernel_name: str | None,
+        lower: tuple[int, ...],
+        upper: tuple[int, ...],
+        step: tuple[int, ...],
+        unit_workload_hint: int,
+        kernel_address: int,
+        params: int,
+    ) -> None:
+        """Runs the packed kernel over the index space, in parallel when worthwhile."""
+        if not kernel_address:
+            raise RalError(f"ral_kernel_launch: null kernel pointer for '{kernel_name}'")
+        if not (len(lower) == len(upper) == len(step)):
+            raise RalError(f"ral_kernel_launch: bound ranks differ for '{kernel_name}'")
+        if not lower:
+            return
+        kernel = self.kernel(kernel_address)
+        plan = partition_index_space(lower, upper, step, self.num_threads, unit_workload_hint)
+        if not plan:
+            return
+        if len(plan) == 1:
+            _run_tasks(kernel, plan[0], params)
+            return
+        pool = thread_pool(self.num_threads)
+        futures: list[Future[None]] = [
+            pool.submit(_run_tasks, kernel, tasks, params) for tasks in plan[1:]
+        ]
+        _run_tasks(kernel, plan[0], params)
+        for future in futures:
+            future.result()
+
+    def close(self) -> None:
+        with self._consts_lock:
+            self._consts.clear()
+        self.allocator.release_free()
+
+
+def cpu_driver(exec_ctx: ExecutionContext) -> CpuDriver:
+    """The CPU driver of ``exec_ctx``'s RAL context."""
+    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------
+# RAL APIs (device "cpu")
+# ---------------------------------------------------------------------------
+
+
+@ral_api("alloc", "cpu")
+def ral_cpu_alloc(ctx: Ctx, nbytes: I64) -> PVoid:
+    """``alloc___cpu___pvoid_i64___pvoid``: an aligned temporary of ``nbytes``."""
+    return cpu_driver(ctx).alloc(ctx, nbytes)
+
+
+@ral_api("dealloc", "cpu", skip_on_error=False)
+def ral_cpu_dealloc(ctx: Ctx, ptr: PVoid) -> None:
+    """``dealloc___cpu___pvoid_pvoid___void``: drops one reference to ``ptr``."""
+    cpu_driver(ctx).dealloc(ctx, ptr)
+
+
+@ral_api("ral_cpu_alloc_persistent", "cpu")
+def ral_cpu_alloc_persistent(ctx: Ctx, nbytes: I64) -> PVoid:
+    """A buffer that lives as long as the RAL context."""
+    return cpu_driver(ctx).alloc_persistent(nbytes).address
+
+
+@ral_api("raw_cpu_alloc", "cpu")
+def ral_raw_cpu_alloc(ctx: Ctx, nbytes: I64) -> PVoid:
+    """Untracked memory; the caller frees it with ``raw_cpu_dealloc``."""
+    return cpu_driver(ctx).raw_alloc(nbytes)
+
+
+@ral_api("raw_cpu_dealloc", "cpu", skip_on_error=False)
+def ral_raw_cpu_dealloc(ctx: Ctx, ptr: PVoid) -> None:
+    """Frees memory from ``raw_cpu_alloc``."""
+    cpu_driver(ctx).raw_dealloc(ptr)
+
+
+@ral_api("ral_cpu_memcpy", "cpu")
+def ral_cpu_memcpy(ctx: Ctx, src: PVoid, dst: PVoid, nbytes: I64) -> None:
+    """Copies ``nbytes`` from ``src`` to ``dst``."""
+    if nbytes:
+        ctypes.memmove(dst, src, nbytes)
+
+
+@ral_api("ral_cpu_memset", "cpu")
+def ral_cpu_memset(ctx: Ctx, dst: PVoid, value: I32, count: I64) -> None:
+    """Sets ``count`` bytes at ``dst`` to ``value``."""
+    if count:
+        ctypes.memset(dst, value, count)
+
+
+@ral_api("ral_recv_input", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1), skip_on_error=False)
+def ral_cpu_recv_input(ctx: Ctx, index: I64, *, T: str, N: int) -> MemRef[N, T]:
+    """``ral_recv_input___cpu___pvoid_i64___m{N}d{T}``: input ``index`` without a copy."""
+    return cpu_driver(ctx).recv_input(ctx, index, ScalarType(T), N)
+
+
+@ral_api("ral_send_output", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
+def ral_cpu_send_output(ctx: Ctx, index: I64, value: MemRef[N, T]) -> None:
+    """``ral_send_output___cpu___pvoid_i64_m{N}d{T}___void``: records output ``index``."""
+    cpu_driver(ctx).send_output(ctx, index, value)
+
+
+@ral_api("sync_on_stream", "cpu")
+def ral_cpu_sync_on_stream(ctx: Ctx, stream: PVoid) -> None:
+    """Waits for work queued on the stream: CPU launches are synchronous, so nothing to do."""
+
+
+@ral_api("ral_kernel_launch", "cpu")
+def ral_cpu_kernel_launch(
+    ctx: Ctx,
+    kernel_name: CStr,
+    lower: MemRef[1, I64],
+    upper: MemRef[1, I64],
+    step: MemRef[1, I64],
+    unit_workload_hint: I64,
+    kernel: PVoid,
+    params: Ptr[PVoid],
+) -> None:
+    """``ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void``."""
+    bounds = [tuple(int(v) for v in numpy_view(m)) for m in (lower, upper, step)]
+    cpu_driver(ctx).launch(
+        kernel_name, bounds[0], bounds[1], bounds[2], unit_workload_hint, kernel, params
+    )
+
+
+@ral_api("inc_ref", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
+def ral_cpu_inc_ref(ctx: Ctx, stream: PVoid, value: MemRef[N, T]) -> MemRef[N, T]:
+    """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}___m{N}d{T}``: one more reference to the
+    buffer (a bitcast that aliases it)."""
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)
+    return value
+
+
+@ral_api("inc_ref", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1), M=range(MAX_RANK + 1))
+def ral_cpu_inc_ref_reshape(
+    ctx: Ctx,
+    stream: PVoid,
+    value: MemRef[N, T],
+    shape: MemRef[1, I64],
+    *,
+    M: int,
+) -> MemRef[M, T]:
+    """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}_m1di64___m{M}d{T}``: an aliasing reshape of a
+    contiguous buffer to the sizes in ``shape``."""
+    sizes = tuple(int(v) for v in numpy_view(shape))
+    if len(sizes) != M:
+        raise RalError(f"inc_ref: target shape {sizes} is not of rank {M}")
+    if int(np.prod(sizes, dtype=np.int64)) != value.num_elements:
+        raise RalError(f"inc_ref: cannot reshape {value.sizes} to {sizes}")
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)
+    strides = [1] * M
+    for i in range(M - 2, -1, -1):
+        strides[i] = strides[i + 1] * sizes[i + 1]
+    return MemRefDescriptor(
+        value.allocated, value.aligned, value.offset, sizes, tuple(strides), value.element
+    )
+
+
+@ral_api("ral_const", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1), skip_on_error=False)
+def ral_cpu_const(
+    ctx: Ctx, stream: PVoid, unique_name: CStr, unique_index: I32, *, T: str, N: int
+) -> MemRef[N, T]:
+    """``ral_const___cpu___pvoid_pvoid_pvoid_i32___m{N}d{T}``: a constant of the metadata
+    file, loaded once per RAL context."""
+    if unique_name is None:
+        raise RalError("ral_const: null unique_name")
+    return cpu_driver(ctx).const(ctx, unique_name, ScalarType(T), N)

@@ -1,0 +1,210 @@
+"""convert lhlo ConstOp to ral const.
+
+`disc-const-to-ral{metadata-file-name=metadata.pbtxt}`, BladeDISC's
+DiscConstToRALPass (disc_convert_const_to_ral.cc). Each `lmhlo.constant`
+outside `lmhlo.fusion` bodies (constants in fusions stay inline: the fused
+kernel computes them) and outside `disc.comp_intens_fusion` functions:
+
+    "lmhlo.constant"(%buf) {value = dense<...> : tensor<100x100xf32>} : (memref<100x100xf32>) -> ()
+
+becomes
+
+    llvm.mlir.global internal constant @__global_const_0("<name>\\00")   // at the module start
+    %p = llvm.mlir.addressof @__global_const_0 : !llvm.ptr
+    %name = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<N x i8>
+    %0 = llvm.mlir.constant(0 : i32) : i32
+    %stream = llvm.inttoptr %0 : i32 to !llvm.ptr
+    %c0_i32 = arith.constant <index> : i32
+    %r = "disc_ral.dispatch"(%ctx, %stream, %name, %c0_i32) {call_target_name = "ral_const", device = "cpu", ...}
+        : (!disc_ral.context, !llvm.ptr, !llvm.ptr, i32) -> memref<100x100xf32>
+
+and every use of `%buf` is replaced by `%r`. `<name>` is
+`<md5>_<i|f><bits>_<d0>x<d1>...` (the MD5 of the hex-encoded raw data, as in
+BladeDISC; a splat's raw data is one element, i1 is widened to i8), the
+device is `gpu` for a `#gpu.address_space` buffer, else `cpu`, and `<index>`
+numbers the distinct names per device in order of appearance. The contents
+are written to the metadata file (format: `disc_ir.analysis.ral_metadata`);
+an empty `metadata-file-name` writes no file. Global names skip symbols
+already in the module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, llvm
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    i8,
+    i32,
+)
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import DiagnosticException
+
+from disc_ir.analysis.placement import is_gpu_memref
+from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
+from disc_ir.analysis.ral_metadata import (
+    MetadataEntry,
+    const_md5,
+    const_unique_name,
+    dense_raw_data,
+    element_type_code,
+    write_metadata,
+)
+from disc_ir.dialects.disc_ral import DispatchOp
+from disc_ir.transforms.registry import register_pass
+
+
+def _inside(op: Operation, name: str) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == name:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _parent_func(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and parent.name != "func.func":
+        parent = parent.parent_op()
+    return parent
+
+
+def _type_tag(memref_type: MemRefType) -> str | None:
+    """`i<bits>` / `f<bits>` of BladeDISC's unique const names (index: `i64`)."""
+    element = memref_type.get_element_type()
+    if isinstance(element, IntegerType):
+        return f"i{element.width.data}"
+    if isinstance(element, IndexType):
+        return "i64"
+    width = getattr(element, "bitwidth", None)
+    if isinstance(width, int) and element_type_code(element) is not None:
+        return f"f{width}"
+    return None
+
+
+def _symbol_names(module: builtin.ModuleOp) -> set[str]:
+    names = set()
+    for op in module.ops:
+        sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if isinstance(sym, StringAttr):
+            names.add(sym.data)
+    return names
+
+
+@dataclass
+class _ConstConverter:
+    module: builtin.ModuleOp
+    entries: list[MetadataEntry] = field(default_factory=list)
+    index_of: dict[tuple[str, str], int] = field(default_factory=dict)
+    count: dict[str, int] = field(default_factory=lambda: {"cpu": 0, "gpu": 0})
+    symbols: set[str] = field(default_factory=set)
+    next_global: int = 0
+
+    def _global_name(self) -> str:
+        while True:
+            name = f"__global_const_{self.next_global}"
+            self.next_global += 1
+            if name not in self.symbols:
+                self.symbols.add(name)
+                return name
+
+    def convert(self, op: Operation) -> None:
+        if not op.operands:
+            raise DiagnosticException("'lmhlo.constant' op: expected an output buffer")
+        value = op.attributes.get("value") or op.properties.get("value")
+        out = op.operands[0]
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(out.type, MemRefType):
+            raise DiagnosticException(
+                "'lmhlo.constant' op: convert lmhlo.const to RAL failed: expected a dense "
+                "value and a memref output"
+            )
+        raw = dense_raw_data(value)
+        tag = _type_tag(out.type)
+        if raw is None or tag is None or any(d < 0 for d in out.type.get_shape()):
+            raise DiagnosticException(
+                f"'lmhlo.constant' op: fail to generate a unique name for const of type {out.type}"
+            )
+        _, _, data, _ = raw
+        md5 = const_md5(data)
+        name = const_unique_name(md5, tag, out.type.get_shape())
+        device = "gpu" if is_gpu_memref(out) else "cpu"
+        key = (device, name)
+        if key not in self.index_of:
+            index = self.count[device]
+            self.count[device] += 1
+            self.index_of[key] = index
+            dtype = element_type_code(out.type.get_element_type())
+            assert dtype is not None
+            self.entries.append(
+                MetadataEntry(md5, name, device, index, dtype, tuple(out.type.get_shape()), data)
+            )
+        ctx = context_of(op)
+
+        text = name + "\0"
+        array_type = llvm.LLVMArrayType(len(text), i8)
+        symbol = self._global_name()
+        global_op = llvm.GlobalOp(
+            array_type, symbol, "internal", constant=True, value=StringAttr(text)
+        )
+        Rewriter.insert_op(global_op, InsertPoint.at_start(self.module.body.block))
+        addr = llvm.AddressOfOp(symbol, llvm.LLVMPointerType())
+        name_ptr = llvm.GEPOp(addr.result, [0, 0], array_type)
+        zero, stream = default_stream_ops()
+        const_idx = arith.ConstantOp(IntegerAttr(self.index_of[key], i32))
+        dispatch = DispatchOp(
+            ctx,
+            [stream.results[0], name_ptr.result, const_idx.result],
+            [out.type],
+            "ral_const",
+            device,
+        )
+        Rewriter.insert_op(
+            [addr, name_ptr, zero, stream, const_idx, dispatch], InsertPoint.before(op)
+        )
+        Rewriter.erase_op(op)
+        out.replace_all_uses_with(dispatch.results[0])
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscConstToRALPass(ModulePass):
+    """convert lhlo ConstOp to ral const."""
+
+    name = "disc-const-to-ral"
+
+    metadata_file_name: str = "metadata.pbtxt"
+
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "metadata-file-name": "Name of the metadata file (empty: write none).",
+    }
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        worklist: list[Operation] = []
+        for o in op.walk():
+            if o.name != "lmhlo.constant" or _inside(o, "lmhlo.fusion"):
+                continue
+            f = _parent_func(o)
+            if f is not None and is_comp_intens_fusion_func(f):
+                continue
+            worklist.append(o)
+        converter = _ConstConverter(op, symbols=_symbol_names(op))
+        for o in worklist:
+            converter.convert(o)
+        if self.metadata_file_name:
+            try:
+                write_metadata(self.metadata_file_name, converter.entries)
+            except OSError as e:
+                raise DiagnosticException(
+                    f"failed to write metadata file {self.metadata_file_name}: {e}"
+                ) from e

@@ -1,0 +1,280 @@
+"""`disc-dot-rewriter`: turn dots into matrix-shaped `mhlo.dot_general`s.
+
+BladeDISC's DotRewriterPass (dot_rewriter.cc), applied greedily with folding
+to each function:
+
+- `mhlo.dot` becomes `mhlo.dot_general` contracting lhs dim 1 (0 for a
+  vector) with rhs dim 0;
+- an `mhlo.transpose` feeding a `dot_general` is folded into its contracting
+  dimensions, unless the transpose moves a batching dimension (the
+  transposed-away operand is used directly);
+- a `dot_general` of a vector (vec x vec, vec x mat, mat x vec, after the
+  leading batching dims) is rewritten as a matrix product: the vector gets a
+  unit dimension (`mhlo.dynamic_reshape` to a `tensor.from_elements` of its
+  `tensor.dim`s, or `mhlo.reshape` to/from rank 0), the product contracts
+  lhs dim n+1 with rhs dim n (n batching dims), and the unit dimensions are
+  dropped again from the result, followed by a `tensor.cast` to the original
+  result type.
+
+`mhlo.einsum` (also rewritten by BladeDISC) is not in disc-ir's mhlo dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, tensor
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, ints
+from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp
+from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
+from disc_ir.transforms.registry import register_pass
+
+
+def _dot_dims(
+    lhs_batching: Sequence[int] = (),
+    rhs_batching: Sequence[int] = (),
+    lhs_contracting: Sequence[int] = (),
+    rhs_contracting: Sequence[int] = (),
+) -> DotDimensionNumbersAttr:
+    return DotDimensionNumbersAttr.from_fields(
+        lhs_batching_dimensions=list(lhs_batching),
+        rhs_batching_dimensions=list(rhs_batching),
+        lhs_contracting_dimensions=list(lhs_contracting),
+        rhs_contracting_dimensions=list(rhs_contracting),
+    )
+
+
+def _dot_general(
+    lhs: SSAValue,
+    rhs: SSAValue,
+    result_type: Attribute,
+    dims: DotDimensionNumbersAttr,
+    precision: Attribute | None = None,
+) -> Operation:
+    attrs: dict[str, Attribute] = {"dot_dimension_numbers": dims}
+    if precision is not None:
+        attrs["precision_config"] = precision
+    return DotGeneralOp.create(operands=[lhs, rhs], result_types=[result_type], attributes=attrs)
+
+
+def _ranked(value: SSAValue) -> TensorType | None:
+    t = value.type
+    return t if isinstance(t, TensorType) else None
+
+
+class DotToDotGeneral(RewritePattern):
+    """`mhlo.dot` -> `mhlo.dot_general` (lhs dim 1, or 0 for a vector, with rhs dim 0)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot":
+            return
+        lhs, rhs = op.operands
+        lhs_type = _ranked(lhs)
+        if lhs_type is None:
+            return
+        lhs_contracting = 0 if lhs_type.get_num_dims() == 1 else 1
+        dims = _dot_dims(lhs_contracting=[lhs_contracting], rhs_contracting=[0])
+        new = _dot_general(
+            lhs, rhs, op.results[0].type, dims, op.attributes.get("precision_config")
+        )
+        rewriter.replace_op(op, new)
+
+
+def _non_batching_transpose(value: SSAValue, batching: Sequence[int]) -> list[int] | None:
+    """The permutation of the `mhlo.transpose` defining `value`, if it keeps the batching dims."""
+    if not isinstance(value, OpResult) or value.op.name != "mhlo.transpose":
+        return None
+    permutation = list(ints(value.op.attributes.get("permutation")))
+    for index, source in enumerate(permutation):
+        if index != source and index in batching:
+            return None
+    return permutation or None
+
+
+class TransposeFolding(RewritePattern):
+    """Fold transposes of the dot_general operands into its contracting dimensions."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general" or _ranked(op.results[0]) is None:
+            return
+        lhs, rhs = op.operands
+        if _ranked(lhs) is None or _ranked(rhs) is None:
+            return
+        dims = op.attributes.get("dot_dimension_numbers")
+        if not isinstance(dims, DotDimensionNumbersAttr):
+            return
+        lhs_perm = _non_batching_transpose(lhs, dims.lhs_batching)
+        rhs_perm = _non_batching_transpose(rhs, dims.rhs_batching)
+        if lhs_perm is None and rhs_perm is None:
+            return
+        lhs_contracting = list(dims.lhs_contracting)
+        rhs_contracting = list(dims.rhs_contracting)
+        if lhs_perm is not None:
+            lhs_contracting = [lhs_perm[d] for d in lhs_contracting]
+            assert isinstance(lhs, OpResult)
+            lhs = lhs.op.operands[0]
+        if rhs_perm is not None:
+            rhs_contracting = [rhs_perm[d] for d in rhs_contracting]
+            assert isinstance(rhs, OpResult)
+            rhs = rhs.op.operands[0]
+        new_dims = _dot_dims(dims.lhs_batching, dims.rhs_batching, lhs_contracting, rhs_contracting)
+        rewriter.replace_op(
+            op,
+            _dot_general(
+                lhs, rhs, op.results[0].type, new_dims, op.attributes.get("precision_config")
+            ),
+        )
+
+
+class VectorDotGeneralToMatrix(RewritePattern):
+    """vec x vec, vec x mat and mat x vec dot_generals as matrix products."""
+
+    def _dim_sizes(self, rewriter: PatternRewriter, value: SSAValue) -> list[SSAValue]:
+        t = _ranked(value)
+        assert t is not None
+        sizes: list[SSAValue] = []
+        for d in range(t.get_num_dims()):
+            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            dim = tensor.DimOp(value, index)
+            rewriter.insert_op([index, dim])
+            sizes.append(dim.results[0])
+        return sizes
+
+    def _reshape(
+        self, rewriter: PatternRewriter, value: SSAValue, sizes: list[SSAValue], shape: list[int]
+    ) -> SSAValue:
+        t = _ranked(value)
+        assert t is not None
+        out_type = TensorType(t.element_type, shape)
+        if not shape:
+            reshape = ReshapeOp.create(operands=[value], result_types=[out_type])
+            rewriter.insert_op(reshape)
+            return reshape.results[0]
+        extents = tensor.FromElementsOp(*sizes, result_type=TensorType(IndexType(), [len(sizes)]))
+        reshape = DynamicReshapeOp.create(
+            operands=[value, extents.results[0]], result_types=[out_type]
+        )
+        rewriter.insert_op([extents, reshape])
+        return reshape.results[0]
+
+    def unsqueeze(self, rewriter: PatternRewriter, value: SSAValue, dim: int) -> SSAValue:
+        """`value` with a unit dimension inserted at `dim`."""
+        t = _ranked(value)
+        assert t is not None
+        sizes = self._dim_sizes(rewriter, value)
+        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+        rewriter.insert_op(one)
+        old_shape = list(t.get_shape())
+        new_sizes = sizes[:dim] + [one.results[0]] + sizes[dim:]
+        new_shape = old_shape[:dim] + [1] + old_shape[dim:]
+        return self._reshape(rewriter, value, new_sizes, new_shape)
+
+    def squeeze(self, rewriter: PatternRewriter, value: SSAValue, dim: int) -> SSAValue:
+        """`value` without its (unit) dimension `dim`."""
+        t = _ranked(value)
+        assert t is not None
+        sizes = self._dim_sizes(rewriter, value)
+        old_shape = list(t.get_shape())
+        new_sizes = sizes[:dim] + sizes[dim + 1 :]
+        new_shape = old_shape[:dim] + old_shape[dim + 1 :]
+        return self._reshape(rewriter, value, new_sizes, new_shape)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general":
+            return
+        lhs, rhs = op.operands
+        lhs_type, rhs_type = _ranked(lhs), _ranked(rhs)
+        out_type = _ranked(op.results[0])
+        dims = op.attributes.get("dot_dimension_numbers")
+        if lhs_type is None or rhs_type is None or out_type is None:
+            return
+        if not isinstance(dims, DotDimensionNumbersAttr):
+            return
+        batching = list(dims.lhs_batching)
+        n = len(batching)
+        if any(d >= n for d in batching):
+            return  # the batching dims must be the leading dimensions
+        lhs_contracting, rhs_contracting = dims.lhs_contracting, dims.rhs_contracting
+        if len(lhs_contracting) != 1 or len(rhs_contracting) != 1:
+            return
+        lhs_matrix_rank = lhs_type.get_num_dims() - n
+        rhs_matrix_rank = rhs_type.get_num_dims() - n
+        out_shape = list(out_type.get_shape())[:n]
+        out_shape += [-1] * (n + 2 - len(out_shape))
+
+        if lhs_matrix_rank == 1 and rhs_matrix_rank == 1:
+            kind = "vv"
+            if lhs_contracting[0] != n or rhs_contracting[0] != n:
+                return
+        elif lhs_matrix_rank == 1 and rhs_matrix_rank == 2 and rhs_contracting[0] == n:
+            kind = "vm"
+            if lhs_contracting[0] != n:
+                return
+        elif lhs_matrix_rank == 2 and rhs_matrix_rank == 1 and lhs_contracting[0] == n + 1:
+            kind = "mv"
+            if rhs_contracting[0] != n:
+                return
+        else:
+            return
+
+        new_lhs, new_rhs = lhs, rhs
+        if kind == "vv":
+            new_lhs = self.unsqueeze(rewriter, lhs, n)
+            new_rhs = self.unsqueeze(rewriter, rhs, n + 1)
+            out_shape[n] = out_shape[n + 1] = 1
+        elif kind == "vm":
+            out_shape[n] = 1
+            out_shape[n + 1] = rhs_type.get_shape()[n + 1]
+            new_lhs = self.unsqueeze(rewriter, lhs, n)
+        else:
+            out_shape[n] = lhs_type.get_shape()[n]
+            out_shape[n + 1] = 1
+            new_rhs = self.unsqueeze(rewriter, rhs, n + 1)
+
+        new_dims = _dot_dims(batching, batching, [n + 1], [n])
+        dot = _dot_general(
+            new_lhs,
+            new_rhs,
+            TensorType(out_type.element_type, out_shape),
+            new_dims,
+            op.attributes.get("precision_config"),
+        )
+        rewriter.insert_op(dot)
+        result = dot.results[0]
+        if kind == "vv":
+            result = self.squeeze(rewriter, result, n + 1)
+            result = self.squeeze(rewriter, result, n)
+        elif kind == "vm":
+            result = self.squeeze(rewriter, result, n)
+        else:
+            result = self.squeeze(rewriter, result, n + 1)
+        rewriter.replace_op(op, tensor.CastOp(result, out_type))
+
+
+PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
+    "mhlo.dot": (DotToDotGeneral(),),
+    "mhlo.dot_general": (TransposeFolding(), VectorDotGeneralToMatrix()),
+}
+
+
+def _patterns(op: Operation) -> Sequence[RewritePattern]:
+    return PATTERNS.get(op.name, ())
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscDotRewriterPass(ModulePass):
+    """Rewrite dot to fold transpose."""
+
+    name = "disc-dot-rewriter"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for func in [o for o in op.walk() if o.name == "func.func"]:
+            apply_canonicalization(ctx, func, GreedyConfig(), patterns=_patterns)

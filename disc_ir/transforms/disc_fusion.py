@@ -1,0 +1,480 @@
+"""`disc-fusion`: fuse lmhlo ops to kLoop/kInput fusion patterns (BladeDISC's DiscFusionPass).
+
+For every block of every function (not the bodies of `lmhlo.reduce` /
+`lmhlo.fusion`, not `@shape_constraint_graph`), a *fusion planner* groups
+ops into clusters, then each cluster of two or more non-constant ops becomes
+one `lmhlo.fusion`:
+
+1. metadata-only ops (`shape.shape_of`, `memref.dim`) move up next to their
+   operands' definitions, so they do not separate producers from consumers;
+2. a dependency graph links each op to the last writer of every buffer it
+   touches (lmhlo ops write their trailing output operands);
+3. for each strategy stage of the pipeline (see `fusion_strategies`), edges
+   are contracted greedily in post order while the strategy accepts the
+   merged pattern and no cycle arises -- so nothing fuses across an op the
+   strategy cannot fuse (shape computation, library calls such as dot or
+   convolution, custom calls, host-side ops, other devices);
+   then, with `DISC_ENABLE_HORIZONTAL_FUSION` (on by default, as in
+   BladeDISC), unconnected clusters are tried pairwise;
+4. ops are reordered so every producer cluster precedes its consumers, each
+   cluster is moved into an `lmhlo.fusion` (placed where its last op was,
+   body ended by `lmhlo.terminator`) with `disc.fusion_type` and
+   `disc.device`, and finally every unnamed fusion is named
+   `<func>_<type>_<roots>__<#ops>_<#results>_<counter>` (`disc.fusion.name`).
+
+Options: `gpu-enabled` (default true), `fusion-strategy` (`base` | `stitch`,
+default `base`), `mlir-compute-intensive-codegen` (default false).
+`DISC_ENABLE_SHAPE_CONSTRAINT_IR` selects how shapes are compared; the GPU
+stitch, dot, sparse and transform-based stages are not implemented and fuse
+nothing (their ops stay as the other stages left them).
+`DISC_EXPECTED_KERNELS_IN_UT=N` makes the pass fail unless it created N
+fusions; `DISC_DEBUG_MAX_FUSION_NUMBER=N` applies only the first N.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op
+from disc_ir.analysis.fusion_pattern import (
+    FusionPattern,
+    fusion_name,
+    generate_signature,
+    is_gpu_memref,
+    output_operands,
+    result_buffer,
+    set_fusion_attrs,
+)
+from disc_ir.analysis.fusion_strategies import make_fusion_pipeline
+from disc_ir.analysis.fusion_strategy_base import (
+    FusionStrategy,
+    PlacementAwareFusionStrategy,
+)
+from disc_ir.analysis.graph_cycles import GraphCycles
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
+from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
+from disc_ir.transforms.registry import register_pass
+
+
+def horizontal_fusion_enabled() -> bool:
+    """`DISC_ENABLE_HORIZONTAL_FUSION`, on unless set false (BladeDISC's default)."""
+    return env_flag("DISC_ENABLE_HORIZONTAL_FUSION", True)
+
+
+def mem_intensive_opt_enabled() -> bool:
+    """`DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL`, on unless set false (BladeDISC's default)."""
+    return env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL", True)
+
+
+def _env_int(name: str) -> int | None:
+    raw = os.environ.get(name)
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def is_inplace(op: Operation) -> bool:
+    """An lmhlo op whose output buffer is also one of its inputs."""
+    if not is_lmhlo_op(op) or op.name == "lmhlo.terminator":
+        return False
+    out = result_buffer(op)
+    return out is not None and any(v is out for v in op.operands[:-1])
+
+
+class _UnionFind:
+    """Union-find whose merged set keeps the first argument's leader."""
+
+    def __init__(self, n: int) -> None:
+        self._parent = list(range(n))
+
+    def leader(self, x: int) -> int:
+        while self._parent[x] != x:
+            self._parent[x] = self._parent[self._parent[x]]
+            x = self._parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        la, lb = self.leader(a), self.leader(b)
+        if la != lb:
+            self._parent[lb] = la
+
+
+class _Cluster:
+    """A (partial) fusion: its node in the cycle graph and its pattern."""
+
+    __slots__ = ("node_id", "pattern")
+
+    def __init__(self, node_id: int, pattern: FusionPattern) -> None:
+        self.node_id = node_id
+        self.pattern = pattern
+
+
+class FusionPlanner:
+    """Proposes the fusion plan (a list of patterns) of one block."""
+
+    def __init__(
+        self,
+        pipeline: list[PlacementAwareFusionStrategy],
+        block: Block,
+        shape_analysis: ShapeAnalysis,
+    ) -> None:
+        assert pipeline
+        self.pipeline = pipeline
+        self.strategy: PlacementAwareFusionStrategy = pipeline[0]
+        self.block = block
+        self.shape_analysis = shape_analysis
+        self._move_up_metadata_only_ops()
+        self.op_list: list[Operation] = list(block.ops)
+        n = len(self.op_list)
+        self.cycles = GraphCycles(n)
+        self.explicit_edges = GraphCycles(n)
+        self.op_to_node: dict[Operation, int] = {}
+        self.leaders = _UnionFind(n)
+        self.clusters: list[_Cluster] = []
+        self.last_writer: dict[SSAValue, Operation] = {}
+        self._build_node_map()
+
+    # -- setup --------------------------------------------------------------------
+
+    def _move_up_metadata_only_ops(self) -> None:
+        block = self.block
+
+        def defining_in_block(v: SSAValue) -> Operation | None:
+            owner = v.owner
+            if isinstance(owner, Operation) and owner.parent_block() is block:
+                return owner
+            return None
+
+        def move_to_front(op: Operation) -> None:
+            first = block.first_op
+            if first is op:
+                return
+            op.detach()
+            assert first is not None
+            block.insert_op_before(op, first)
+
+        def move_after(op: Operation, anchor: Operation) -> None:
+            if anchor is op:
+                return
+            op.detach()
+            block.insert_op_after(op, anchor)
+
+        for op in list(block.ops):
+            if op.name == "shape.shape_of":
+                d = defining_in_block(op.operands[0])
+                if d is None:
+                    move_to_front(op)
+                else:
+                    move_after(op, d)
+            elif op.name == "memref.dim" and len(op.operands) == 2:
+                a, b = (defining_in_block(v) for v in op.operands)
+                if a is None and b is None:
+                    move_to_front(op)
+                elif a is None:
+                    assert b is not None
+                    move_after(op, b)
+                elif b is None:
+                    move_after(op, a)
+                elif a.is_before_in_block(b):
+                    move_after(op, b)
+                else:
+                    move_after(op, a)
+
+    def _find_last_writer(self, v: SSAValue) -> Operation | None:
+        op = self.last_writer.get(v)
+        if op is not None:
+            return op
+        return v.owner if isinstance(v.owner, Operation) else None
+
+    def _build_node_map(self) -> None:
+        for node_id, op in enumerate(self.op_list):
+            pattern = FusionPattern([op])
+            self.strategy.init_fusion_pattern(self.shape_analysis, pattern)
+            self.clusters.append(_Cluster(node_id, pattern))
+            self.op_to_node[op] = node_id
+            for nested in op.walk():
+                for v in nested.operands:
+                    writer = self._find_last_writer(v)
+                    src = self.op_to_node.get(writer) if writer is not None else None
+                    if src is None or src == node_id:
+                        continue
+                    self.cycles.insert_edge(src, node_id)
+                    self.explicit_edges.insert_edge(src, node_id)
+            if is_inplace(op) or not is_lmhlo_op(op):
+                for i in buffer_writes(op):
+                    self.last_writer[op.operands[i]] = op
+            else:
+                for v in output_operands(op):
+                    self.last_writer.setdefault(v, op)
+
+    # -- cluster bookkeeping ------------------------------------------------------------
+
+    def cluster_of_op(self, op: Operation) -> _Cluster:
+        return self.clusters[self.leaders.leader(self.op_to_node[op])]
+
+    def cluster_of_node(self, node: int) -> _Cluster:
+        return self.clusters[self.leaders.leader(node)]
+
+    # -- planning -------------------------------------------------------------------------
+
+    def run(self) -> list[FusionPattern] | None:
+        """The fusion plan, or None when a strategy failed to finalise its patterns."""
+        for strategy in self.pipeline:
+            self.strategy = strategy
+            self._init_fusion_patterns()
+            self._edge_contraction_loop()
+            if not self._finalize_patterns():
+                return None
+        plan: list[FusionPattern] = []
+        seen: set[int] = set()
+        for op in self.op_list:
+            cluster = self.cluster_of_op(op)
+            if id(cluster) in seen:
+                continue
+            seen.add(id(cluster))
+            pattern = cluster.pattern
+            pattern.sort_by(self.op_to_node)
+            size = pattern.effective_size()
+            if (
+                not pattern.is_fusible()
+                or size < 1
+                or (not pattern.is_transform_based() and size == 1)
+            ):
+                continue
+            plan.append(pattern)
+        self._reorder_operations()
+        return plan
+
+    def _init_fusion_patterns(self) -> None:
+        """Re-initialise the unfused patterns with the current stage's strategy."""
+        for node in self.cycles.all_nodes_in_post_order():
+            pattern = self.cluster_of_node(node).pattern
+            if not pattern.is_fusible():
+                self.strategy.init_fusion_pattern(self.shape_analysis, pattern)
+
+    def _for_each_edge_in_post_order(self, fn, cross: bool = False) -> bool:  # noqa: ANN001
+        changed = False
+        for node in self.cycles.all_nodes_in_post_order():
+            src = self.cluster_of_node(node)
+            for to in self.cycles.successors(src.node_id):
+                changed |= fn(src, self.cluster_of_node(to))
+        if not cross:
+            return changed
+        skip_reshapes = mem_intensive_opt_enabled()
+
+        def lone_reshape(pattern: FusionPattern) -> bool:
+            return (
+                skip_reshapes
+                and len(pattern.op_list) == 1
+                and pattern.op_list[0].name in ("lmhlo.dynamic_reshape", "lmhlo.reshape")
+            )
+
+        order = self.cycles.all_nodes_in_post_order()
+        for lhs in order:
+            lc = self.cluster_of_node(lhs)
+            if lone_reshape(lc.pattern) or not lc.pattern.is_fusible():
+                continue
+            for rhs in order:
+                rc = self.cluster_of_node(rhs)
+                lc = self.cluster_of_node(lhs)
+                if rc is lc or lone_reshape(rc.pattern) or not rc.pattern.is_fusible():
+                    continue
+                a, b = lc.node_id, rc.node_id
+                if self.cycles.is_reachable(a, b) or self.cycles.is_reachable(b, a):
+                    continue
+                # A virtual edge lets the normal contraction try the pair.
+                self.cycles.insert_edge(a, b)
+                self.explicit_edges.insert_edge(a, b)
+                contracted = fn(lc, rc)
+                if not contracted:
+                    self.cycles.remove_edge(a, b)
+                    self.explicit_edges.remove_edge(a, b)
+                changed |= contracted
+        return changed
+
+    def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
+        a, b = src.node_id, dst.node_id
+        if not self.cycles.can_contract_edge(a, b):
+            return False
+        merged = self.strategy.try_fuse_inplace(self.shape_analysis, src.pattern, dst.pattern)
+        if merged is None:
+            return False
+        node = self.cycles.contract_edge(a, b)
+        assert node is not None
+        src.pattern = merged
+        src.node_id = node
+        self.leaders.union(a, b)
+        return True
+
+    def _edge_contraction_loop(self) -> None:
+        while self._for_each_edge_in_post_order(self._try_contract):
+            pass
+        # Horizontal fusion last, so it never pre-empts producer/consumer fusion.
+        horizontal = horizontal_fusion_enabled() and not _only_dot_strategy(self.strategy)
+        if horizontal:
+            while self._for_each_edge_in_post_order(self._try_contract, cross=True):
+                pass
+
+    def _finalize_patterns(self) -> bool:
+        for node in self.cycles.all_nodes_in_post_order():
+            excluded: list[Operation] = []
+            pattern = self.cluster_of_node(node).pattern
+            if not self.strategy.prune_fusion_pattern(self.shape_analysis, pattern, excluded):
+                return False
+            if excluded:
+                return False  # no implemented strategy prunes; see module doc
+        return True
+
+    def _reorder_operations(self) -> None:
+        """Move consumers after producers' last ops so fused regions keep dominance."""
+        block = self.block
+
+        def reorder(src: _Cluster, dst: _Cluster) -> bool:
+            last = src.pattern.op_list[-1]
+            changed = False
+            for op in reversed(dst.pattern.op_list):
+                if not last.is_before_in_block(op):
+                    changed = True
+                    op.detach()
+                    block.insert_op_after(op, last)
+            return changed
+
+        while self._for_each_edge_in_post_order(reorder):
+            pass
+
+
+def _only_dot_strategy(strategy: FusionStrategy) -> bool:
+    strategies = getattr(strategy, "device_strategies", {})
+    return (
+        list(strategies) == ["gpu"] and type(strategies["gpu"]).__name__ == "DotGpuFusionStrategy"
+    )
+
+
+def _blocks_to_fuse(f: func.FuncOp) -> list[Block]:
+    """Blocks of `f`, nested ones first, except reduce / fusion bodies."""
+    out: list[Block] = []
+
+    def visit(region: Region) -> None:
+        for block in region.blocks:
+            for op in block.ops:
+                for r in op.regions:
+                    visit(r)
+            parent = block.parent_op()
+            if parent is None or parent.name not in ("lmhlo.reduce", "lmhlo.fusion"):
+                out.append(block)
+
+    visit(f.body)
+    return out
+
+
+def apply_fusion_plan(plan: list[FusionPattern], max_fusions: int | None = None) -> int:
+    """Wrap each pattern's ops in an `lmhlo.fusion`; the number of fusions made."""
+    made = 0
+    for pattern in plan:
+        if max_fusions is not None and made >= max_fusions:
+            break
+        ops = pattern.op_list
+        last = ops[-1]
+        block = last.parent_block()
+        assert block is not None
+        body = Block()
+        fusion = FusionOp.create(regions=[Region(body)])
+        block.insert_op_before(fusion, last)
+        for op in ops:
+            op.detach()
+            body.add_op(op)
+        body.add_op(TerminatorOp.create())
+        dominant = pattern.dominant_op or ops[0]
+        out = result_buffer(dominant)
+        device = "gpu" if out is not None and is_gpu_memref(out) else "cpu"
+        set_fusion_attrs(fusion, pattern.fusion_type, device)
+        made += 1
+    return made
+
+
+def name_fusions(f: func.FuncOp, shape_analysis: ShapeAnalysis) -> None:
+    """Name each unnamed fusion `<func>_<signature>_<counter>`, BladeDISC's way."""
+    fusions = [op for op in f.walk() if op.name == "lmhlo.fusion"]
+    names = {fusion_name(op) for op in fusions if fusion_name(op)}
+    counters: dict[str, int] = {}
+    func_name = f.sym_name.data
+    for op in fusions:
+        if fusion_name(op):
+            continue
+        signature = generate_signature(FusionPattern.from_fusion_op(op, shape_analysis))
+        if signature not in names:
+            names.add(signature)
+            counters[signature] = 0
+        while True:
+            counter = counters.get(signature, 0)
+            counters[signature] = counter + 1
+            name = f"{func_name}_{signature}_{counter}"
+            if name not in names:
+                break
+        op.attributes["disc.fusion.name"] = builtin.StringAttr(name)
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscFusionPass(ModulePass):
+    """Fuse lmhlo ops to kLoop/kInput fusion patterns."""
+
+    name = "disc-fusion"
+
+    gpu_enabled: bool = True
+    fusion_strategy: str = "base"
+    mlir_compute_intensive_codegen: bool = False
+
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "gpu-enabled": "whether gpu is available.",
+        "fusion-strategy": "Name of the fusion strategy (base or stitch).",
+        "mlir-compute-intensive-codegen": "whether using MLIR based compute intensive codegen.",
+    }
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if self.fusion_strategy not in ("base", "stitch"):
+            raise DiagnosticException(
+                f"disc-fusion: unknown fusion-strategy '{self.fusion_strategy}' "
+                "(expected base or stitch)"
+            )
+        for f in [o for o in op.walk() if isinstance(o, func.FuncOp)]:
+            if f.sym_name.data == SHAPE_CONSTRAINT_GRAPH or not f.body.blocks:
+                continue
+            self._run_on_function(f)
+
+    def _run_on_function(self, f: func.FuncOp) -> None:
+        shape_analysis = ShapeAnalysis(f, use_shape_constraint_ir=shape_constraint_ir_enabled())
+        pipeline = make_fusion_pipeline(
+            self.gpu_enabled, self.fusion_strategy, self.mlir_compute_intensive_codegen
+        )
+        max_fusions = _env_int("DISC_DEBUG_MAX_FUSION_NUMBER")
+        total = 0
+        for block in _blocks_to_fuse(f):
+            plan = FusionPlanner(pipeline, block, shape_analysis).run()
+            if plan is None:
+                raise DiagnosticException(
+                    f"@{f.sym_name.data}: an error occurs while trying to find fusion candidates"
+                )
+            remaining = None if max_fusions is None else max(0, max_fusions - total)
+            apply_fusion_plan(plan, remaining)
+            total += len(plan)
+        expected = _env_int("DISC_EXPECTED_KERNELS_IN_UT")
+        if expected is not None and expected >= 0 and expected != total:
+            raise DiagnosticException(
+                f"@{f.sym_name.data}: fusion pattern number is not as expected "
+                f"({expected} vs {total})"
+            )
+        name_fusions(f, shape_analysis)
+
+
+__all__ = ["DiscFusionPass", "FusionPlanner", "apply_fusion_plan", "name_fusions"]

@@ -1,0 +1,100 @@
+"""`disc-memref-canonicalize`: fold `memref.reinterpret_cast` of a fresh allocation.
+
+`%1 = memref.reinterpret_cast %0 to offset: [0], sizes: [%a, %b], strides:
+[..]` where `%0 = memref.alloc(..)` has the same type as the result: the
+allocation is given the sizes `%a, %b` instead (for dynamic shapes) and takes
+the cast's place; the cast's `kDiscSymbolicDimAttr` moves to the allocation.
+A cast of anything else, or changing the type (rank, layout...), stays. The
+allocation must come after the new sizes are defined; otherwise it is left as
+it is. Ops left dead by the rewrite (the old size computations) are removed,
+as MLIR's greedy driver does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects import memref as xmemref
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from disc_ir.transforms.registry import register_pass
+
+SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
+
+
+def _dominates(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is available at `op` (defined in an enclosing block
+    before it, or an argument of an enclosing block)."""
+    if isinstance(value, OpResult):
+        def_op = value.op
+        ancestor: Operation | None = op
+        while ancestor is not None:
+            if ancestor.parent_block() is def_op.parent_block():
+                return _before(def_op, ancestor)
+            ancestor = ancestor.parent_op()
+        return False
+    block = value.owner  # a block argument
+    current = op.parent_block()
+    while current is not None:
+        if current is block:
+            return True
+        parent = current.parent_op()
+        current = parent.parent_block() if parent is not None else None
+    return False
+
+
+def _before(a: Operation, b: Operation) -> bool:
+    if a is b:
+        return False
+    node = a.next_op
+    while node is not None:
+        if node is b:
+            return True
+        node = node.next_op
+    return False
+
+
+class FoldReinterpretCastOfAlloc(RewritePattern):
+    """reinterpret_cast(alloc) of the same type -> alloc with the cast's sizes."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, xmemref.ReinterpretCastOp):
+            return
+        source = op.source
+        if not isinstance(source, OpResult) or not isinstance(source.op, xmemref.AllocOp):
+            return
+        alloc = source.op
+        if alloc.memref.type != op.result.type:
+            return
+        sizes = list(op.sizes)
+        if len(sizes) != len(alloc.dynamic_sizes):
+            return
+        if not all(_dominates(s, alloc) for s in sizes):
+            return
+        new_alloc = xmemref.AllocOp(sizes, list(alloc.symbol_operands), alloc.memref.type)
+        new_alloc.properties |= dict(alloc.properties)
+        new_alloc.attributes |= dict(alloc.attributes)
+        if SYMBOLIC_DIM_ATTR in op.attributes:
+            new_alloc.attributes[SYMBOLIC_DIM_ATTR] = op.attributes[SYMBOLIC_DIM_ATTR]
+        rewriter.insert(new_alloc, InsertPoint.before(alloc))
+        rewriter.replace_all_uses_with(alloc.memref, new_alloc.memref)
+        rewriter.replace(op, [], [new_alloc.memref])
+        rewriter.erase(alloc)
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscMemrefCanonicalizerPass(ModulePass):
+    """Do some memref-related cleanup."""
+
+    name = "disc-memref-canonicalize"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(FoldReinterpretCastOfAlloc()).rewrite_module(op)
+        region_dce(op.body)

@@ -1,0 +1,1 @@
+"""Reusable lowering patterns shared by the conversion passes (no passes here)."""

@@ -1,0 +1,151 @@
+// RUN: disc-opt %s -split-input-file -disc-algebraic-simplifier | FileCheck %s
+// RUN: env DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL=1 disc-opt %s -split-input-file -disc-algebraic-simplifier | FileCheck %s --check-prefix=MEM
+
+// power by a small positive integer constant -> multiplications; other
+// exponents (too large, fractional, f16, zero) are kept.
+// CHECK-LABEL: func.func @pow
+// CHECK-SAME:    (%[[X:.*]]: tensor<?xf32>, %[[I:.*]]: tensor<4xi32>, %[[H:.*]]: tensor<4xf16>)
+// CHECK-DAG:     %[[X2:.*]] = mhlo.multiply %[[X]], %[[X]] : tensor<?xf32>
+// CHECK-DAG:     %[[I2:.*]] = mhlo.multiply %[[I]], %[[I]] : tensor<4xi32>
+// CHECK-DAG:     %[[I3:.*]] = mhlo.multiply %[[I2]], %[[I]] : tensor<4xi32>
+// CHECK-DAG:     %[[I4:.*]] = mhlo.multiply %[[I3]], %[[I]] : tensor<4xi32>
+// CHECK-DAG:     %[[P9:.*]] = mhlo.power %[[X]], %{{.*}} : tensor<?xf32>
+// CHECK-DAG:     %[[PH:.*]] = mhlo.power %[[H]], %{{.*}} : tensor<4xf16>
+// CHECK-DAG:     %[[P0:.*]] = mhlo.power %[[X]], %{{.*}} : tensor<?xf32>
+// CHECK:         return %[[X2]], %[[I4]], %[[P9]], %[[PH]], %[[X]], %[[P0]]
+func.func @pow(%x: tensor<?xf32>, %i: tensor<4xi32>, %h: tensor<4xf16>) -> (tensor<?xf32>, tensor<4xi32>, tensor<?xf32>, tensor<4xf16>, tensor<?xf32>, tensor<?xf32>) {
+  %two = mhlo.constant dense<2.0> : tensor<f32>
+  %shape = shape.shape_of %x : tensor<?xf32> -> tensor<1xindex>
+  %twos = "mhlo.dynamic_broadcast_in_dim"(%two, %shape) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+  %0 = mhlo.power %x, %twos : tensor<?xf32>
+  %four = mhlo.constant dense<4> : tensor<4xi32>
+  %1 = mhlo.power %i, %four : tensor<4xi32>
+  %nine = mhlo.constant dense<9.0> : tensor<f32>
+  %nines = "mhlo.dynamic_broadcast_in_dim"(%nine, %shape) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+  %2 = mhlo.power %x, %nines : tensor<?xf32>
+  %htwo = mhlo.constant dense<2.0> : tensor<4xf16>
+  %3 = mhlo.power %h, %htwo : tensor<4xf16>
+  %one = mhlo.constant dense<1.0> : tensor<f32>
+  %ones = "mhlo.dynamic_broadcast_in_dim"(%one, %shape) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+  %4 = mhlo.power %x, %ones : tensor<?xf32>
+  %zero = mhlo.constant dense<0.0> : tensor<f32>
+  %zeros = "mhlo.dynamic_broadcast_in_dim"(%zero, %shape) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+  %5 = mhlo.power %x, %zeros : tensor<?xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?xf32>, tensor<4xi32>, tensor<?xf32>, tensor<4xf16>, tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Identity broadcasts go: same static type, same symbolic dims, or a shape
+// the shape analysis proves equal (identity broadcast dimensions only).
+// CHECK-LABEL: func.func @identity_broadcasts
+// CHECK-SAME:    (%[[A:[^:]*]]: tensor<2x2xf32>, %[[B:[^:]*]]: tensor<?x?xf32>,
+// CHECK:         %[[T:.*]] = "mhlo.broadcast_in_dim"(%[[A]]) {broadcast_dimensions = dense<[1, 0]> : tensor<2xi64>}
+// CHECK-NEXT:    %[[U:.*]] = "mhlo.dynamic_broadcast_in_dim"(%[[B]], %{{.*}}) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+// CHECK-NEXT:    return %[[A]], %[[B]], %[[T]], %[[U]]
+func.func @identity_broadcasts(%a: tensor<2x2xf32>, %b: tensor<?x?xf32>, %other: tensor<2xindex>) -> (tensor<2x2xf32>, tensor<?x?xf32>, tensor<2x2xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.broadcast_in_dim"(%a) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %shape = shape.shape_of %b : tensor<?x?xf32> -> tensor<2xindex>
+  %1 = "mhlo.dynamic_broadcast_in_dim"(%b, %shape) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  // a transpose in disguise: kept
+  %2 = "mhlo.broadcast_in_dim"(%a) {broadcast_dimensions = dense<[1, 0]> : tensor<2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  // an unrelated target shape: kept
+  %3 = "mhlo.dynamic_broadcast_in_dim"(%b, %other) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<?x?xf32>, tensor<2x2xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// A broadcast of an expand-dims reshape broadcasts the reshape's input; a
+// reshape that does more than insert unit dims is kept.
+// CHECK-LABEL: func.func @broadcast_of_reshape
+// CHECK:         %[[B0:.*]] = "mhlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = dense<[0, 2]> : tensor<2xi64>} : (tensor<4x5xf32>) -> tensor<4x3x5xf32>
+// CHECK:         %[[R:.*]] = mhlo.reshape %arg1 : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
+// CHECK:         "mhlo.broadcast_in_dim"(%[[R]])
+func.func @broadcast_of_reshape(%arg0: tensor<4x5xf32>, %arg1: tensor<4x6xf32>) -> (tensor<4x3x5xf32>, tensor<4x2x3x7xf32>) {
+  %0 = "mhlo.reshape"(%arg0) : (tensor<4x5xf32>) -> tensor<4x1x5xf32>
+  %1 = "mhlo.broadcast_in_dim"(%0) {broadcast_dimensions = dense<[0, 1, 2]> : tensor<3xi64>} : (tensor<4x1x5xf32>) -> tensor<4x3x5xf32>
+  %2 = "mhlo.reshape"(%arg1) : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
+  %3 = "mhlo.broadcast_in_dim"(%2) {broadcast_dimensions = dense<[0, 1, 2]> : tensor<3xi64>} : (tensor<4x2x3xf32>) -> tensor<4x2x3x7xf32>
+  return %1, %3 : tensor<4x3x5xf32>, tensor<4x2x3x7xf32>
+}
+
+// -----
+
+// x + 0, 1 * x, select with a constant predicate or equal branches, and
+// convert round trips simplify; x + 1 does not.
+// CHECK-LABEL: func.func @identities
+// CHECK-SAME:    (%[[X:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<4xi32>, %[[P:.*]]: tensor<4xi1>)
+// CHECK:         %[[ONE:.*]] = mhlo.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK:         %[[S:.*]] = mhlo.add %[[X]], %[[ONE]] : tensor<4xf32>
+// CHECK:         return %[[X]], %[[X]], %[[X]], %[[X]], %[[S]], %[[I]]
+func.func @identities(%x: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) {
+  %zero = mhlo.constant dense<0.0> : tensor<4xf32>
+  %one = mhlo.constant dense<1.0> : tensor<4xf32>
+  %0 = mhlo.add %x, %zero : tensor<4xf32>
+  %1 = mhlo.multiply %one, %x : tensor<4xf32>
+  %false = mhlo.constant dense<false> : tensor<4xi1>
+  %2 = "mhlo.select"(%false, %one, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "mhlo.select"(%p, %x, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = mhlo.add %x, %one : tensor<4xf32>
+  %f = mhlo.convert %i : (tensor<4xi32>) -> tensor<4xf32>
+  %5 = mhlo.convert %f : (tensor<4xf32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// Scalars through tensors: from_elements(extract), index_cast chains.
+// CHECK-LABEL: func.func @scalars
+// CHECK-SAME:    (%[[S:.*]]: tensor<i64>, %[[V:.*]]: tensor<1xi64>, %[[N:.*]]: index)
+// CHECK:         %[[R:.*]] = mhlo.reshape %[[S]] : (tensor<i64>) -> tensor<1xi64>
+// CHECK:         %[[T:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK:         return %[[R]], %[[V]], %[[T]], %[[N]]
+func.func @scalars(%s: tensor<i64>, %v: tensor<1xi64>, %n: index) -> (tensor<1xi64>, tensor<1xi64>, i32, index) {
+  %c0 = arith.constant 0 : index
+  %0 = tensor.extract %s[] : tensor<i64>
+  %1 = tensor.from_elements %0 : tensor<1xi64>
+  %2 = tensor.extract %v[%c0] : tensor<1xi64>
+  %3 = tensor.from_elements %2 : tensor<1xi64>
+  %4 = arith.index_cast %n : index to i64
+  %5 = arith.trunci %4 : i64 to i32
+  %6 = arith.index_cast %n : index to i32
+  %7 = arith.index_cast %6 : i32 to index
+  return %1, %3, %5, %7 : tensor<1xi64>, tensor<1xi64>, i32, index
+}
+
+// -----
+
+// get_dimension_size and the scalar arithmetic on it become tensor.dim and
+// arith ops.
+// CHECK-LABEL: func.func @dimension_size
+// CHECK:         %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[C:.*]] = arith.index_cast %[[D]] : index to i32
+// CHECK:         %[[E:.*]] = tensor.extract %arg1[] : tensor<i32>
+// CHECK:         %[[A:.*]] = arith.addi %[[C]], %[[E]] : i32
+// CHECK:         %[[F:.*]] = tensor.from_elements %[[A]] : tensor<i32>
+// CHECK:         return %[[F]]
+// CHECK-NOT:     mhlo.get_dimension_size
+func.func @dimension_size(%arg0: tensor<?x?xf32>, %arg1: tensor<i32>) -> tensor<i32> {
+  %0 = "mhlo.get_dimension_size"(%arg0) {dimension = 1 : i64} : (tensor<?x?xf32>) -> tensor<i32>
+  %1 = mhlo.add %0, %arg1 : tensor<i32>
+  return %1 : tensor<i32>
+}
+
+// -----
+
+// Only with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL: sqrt of a broadcast splat
+// constant folds into the constant.
+// CHECK-LABEL: func.func @sqrt_of_broadcast
+// CHECK:         mhlo.sqrt
+// MEM-LABEL: func.func @sqrt_of_broadcast
+// MEM:         %[[C:.*]] = mhlo.constant dense<3.000000e+00> : tensor<f32>
+// MEM:         %[[B:.*]] = "mhlo.dynamic_broadcast_in_dim"(%[[C]], %arg0)
+// MEM-NOT:     mhlo.sqrt
+// MEM:         return %[[B]]
+func.func @sqrt_of_broadcast(%arg0: tensor<2xindex>) -> tensor<?x?xf32> {
+  %0 = mhlo.constant dense<9.0> : tensor<f32>
+  %1 = "mhlo.dynamic_broadcast_in_dim"(%0, %arg0) {broadcast_dimensions = dense<[]> : tensor<0xi64>} : (tensor<f32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %2 = mhlo.sqrt %1 : tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
