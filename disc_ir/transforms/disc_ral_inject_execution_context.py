@@ -26,7 +26,8 @@ the RAL design document describes:
   context. Functions marked `disc.comp_intens_fusion` are left alone.
 
 Errors: a missing entry function, an entry function called from the module,
-or a non-memref entry result (send_output takes memrefs).
+or a non-memref entry argument or result (recv_input / send_output take
+memrefs).
 """
 
 from __future__ import annotations
@@ -166,6 +167,12 @@ def _rewrite_entry(entry: func.FuncOp) -> None:
     func_type = entry.function_type
     if list(func_type.inputs.data) == [ctx_type] and not func_type.outputs.data:
         return  # already rewritten
+    for i, t in enumerate(func_type.inputs.data):
+        if not isinstance(t, MemRefType):
+            raise DiagnosticException(
+                f"entry func {_func_name(entry)}: argument #{i} must be a memref to be "
+                f"received from the RAL context, got {t}"
+            )
     block = entry.body.blocks[0]
     ctx = block.insert_arg(ctx_type, 0)
     old_args = list(block.args[1:])

@@ -147,6 +147,15 @@ def test_const_to_ral_writes_metadata(tmp_path: Path):
               return %a : index
             }""",
             "-disc-ral-inject-execution-context",
+            "argument #0 must be a memref",
+        ),
+        (
+            """
+            func.func @main(%a: memref<2xf32>) -> i32 {
+              %c = arith.constant 0 : i32
+              return %c : i32
+            }""",
+            "-disc-ral-inject-execution-context",
             "result #0 must be a memref",
         ),
         (

@@ -85,3 +85,36 @@ func.func @main(%arg0: memref<?xf32>) -> memref<?xf32> {
   %1 = call @pure(%c1) : (index) -> index
   return %0 : memref<?xf32>
 }
+
+// -----
+
+// Several blocks: all inputs received at the start, outputs sent before each
+// return; a write nested in scf.if counts in single-block bodies too.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[CTX:.*]]: !disc_ral.context) {
+// CHECK: %[[A:.*]] = "disc_ral.recv_input"(%[[CTX]], %{{.*}}) : (!disc_ral.context, index) -> memref<?xf32>
+// CHECK: %[[P:.*]] = "disc_ral.recv_input"(%[[CTX]], %{{.*}}) : (!disc_ral.context, index) -> memref<i1>
+// CHECK: cf.cond_br
+// CHECK: ^bb1:
+// CHECK: "disc_ral.send_output"(%[[CTX]], %{{.*}}, %[[A]])
+// CHECK-NEXT: return{{$}}
+// CHECK: ^bb2:
+// CHECK: scf.if
+// CHECK: "lmhlo.abs"
+// CHECK: }
+// CHECK: "disc_ral.send_output"(%[[CTX]], %{{.*}}, %{{.*}})
+// CHECK-NEXT: return{{$}}
+func.func @main(%arg0: memref<?xf32>, %pm: memref<i1>) -> memref<?xf32> {
+  %p = memref.load %pm[] : memref<i1>
+  cf.cond_br %p, ^bb1, ^bb2
+^bb1:
+  return %arg0 : memref<?xf32>
+^bb2:
+  %c0 = arith.constant 0 : index
+  %d = memref.dim %arg0, %c0 : memref<?xf32>
+  %0 = memref.alloc(%d) : memref<?xf32>
+  scf.if %p {
+    "lmhlo.abs"(%arg0, %0) : (memref<?xf32>, memref<?xf32>) -> ()
+  }
+  return %0 : memref<?xf32>
+}
