@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op, lmhlo_num_outputs
 from disc_ir.dialects.hlo_attrs import ints
@@ -535,11 +535,6 @@ def set_fusion_attrs(
     fusion.attributes[PLACEMENT_ATTR] = StringAttr(device)
     if name is not None:
         fusion.attributes[FUSION_NAME_ATTR] = StringAttr(name)
-
-
-def attr_str(op: Operation, name: str) -> str | None:
-    attr: Attribute | None = op.attributes.get(name)
-    return attr.data if isinstance(attr, StringAttr) else None
 
 
 __all__ = [

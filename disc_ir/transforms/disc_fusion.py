@@ -34,6 +34,7 @@ fusions; `DISC_DEBUG_MAX_FUSION_NUMBER=N` applies only the first N.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -67,12 +68,12 @@ from disc_ir.transforms.registry import register_pass
 
 def horizontal_fusion_enabled() -> bool:
     """`DISC_ENABLE_HORIZONTAL_FUSION`, on unless set false (BladeDISC's default)."""
-    return env_flag("DISC_ENABLE_HORIZONTAL_FUSION", True)
+    return env_flag("DISC_ENABLE_HORIZONTAL_FUSION")
 
 
 def mem_intensive_opt_enabled() -> bool:
     """`DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL`, on unless set false (BladeDISC's default)."""
-    return env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL", True)
+    return env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
 
 
 def _env_int(name: str) -> int | None:
@@ -262,7 +263,12 @@ class FusionPlanner:
             if not pattern.is_fusible():
                 self.strategy.init_fusion_pattern(self.shape_analysis, pattern)
 
-    def _for_each_edge_in_post_order(self, fn, cross: bool = False) -> bool:  # noqa: ANN001
+    def _for_each_edge_in_post_order(
+        self, fn: Callable[[_Cluster, _Cluster], bool], cross: bool = False
+    ) -> bool:
+        """Apply `fn` to every (producer, consumer) cluster pair in post order; with
+        `cross`, also to unconnected pairs through a temporary edge. True if any
+        call returned True."""
         changed = False
         for node in self.cycles.all_nodes_in_post_order():
             src = self.cluster_of_node(node)

@@ -1,4 +1,4 @@
-// RUN: disc-opt %s -split-input-file -disc-algebraic-simplifier | FileCheck %s
+// RUN: env DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL=0 disc-opt %s -split-input-file -disc-algebraic-simplifier | FileCheck %s
 // RUN: env DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL=1 disc-opt %s -split-input-file -disc-algebraic-simplifier | FileCheck %s --check-prefix=MEM
 
 // power by a small positive integer constant -> multiplications; other
@@ -134,7 +134,7 @@ func.func @dimension_size(%arg0: tensor<?x?xf32>, %arg1: tensor<i32>) -> tensor<
 
 // -----
 
-// Only with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL: sqrt of a broadcast splat
+// Only with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL (on by default, as in BladeDISC): sqrt of a broadcast splat
 // constant folds into the constant.
 // CHECK-LABEL: func.func @sqrt_of_broadcast
 // CHECK:         mhlo.sqrt
