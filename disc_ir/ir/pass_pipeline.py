@@ -102,7 +102,7 @@ class _Reader:
                 if depth == 0:
                     return self.text[start + 1 : self.pos - 1]
             raise self.error("unbalanced '{' in option value")
-        if ch in "\"'":
+        if ch and ch in "\"'":
             end = self.text.find(ch, self.pos + 1)
             if end < 0:
                 raise self.error("unterminated string in option value")

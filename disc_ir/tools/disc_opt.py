@@ -125,13 +125,24 @@ def parse_args(argv: Sequence[str]) -> Options:
             _apply_flag(opts, name, value)
         elif name in passes:
             spec = PassSpec(name, parse_options(value) if value else {})
-            opts.passes.append(build_pass(spec))
+            opts.passes.extend(_expanded(build_pass(spec)))
         else:
             candidates = list(_FLAGS) + list(passes)
             close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
             hint = f" (did you mean: {', '.join('-' + c for c in close)}?)" if close else ""
             raise UsageError(f"unknown option or pass '{arg}'{hint}")
     return opts
+
+
+def _expanded(p: ModulePass) -> list[ModulePass]:
+    """A pipeline pass (one with `expand()`) as its passes, any other pass as itself."""
+    expand = getattr(p, "expand", None)
+    if expand is None:
+        return [p]
+    try:
+        return [q for sub in expand() for q in _expanded(sub)]
+    except ValueError as exc:
+        raise UsageError(f"pass '{p.name}': {exc}") from None
 
 
 def _bool_value(name: str, value: str | None) -> bool:
@@ -151,7 +162,7 @@ def _apply_flag(opts: Options, name: str, value: str | None) -> None:
         assert value is not None
         for anchor, spec in flatten(parse_pass_pipeline(value)):
             del anchor  # passes walk every op they apply to
-            opts.passes.append(build_pass(spec))
+            opts.passes.extend(_expanded(build_pass(spec)))
     elif name == "split-input-file":
         opts.split_input_file = _bool_value(name, value)
     elif name == "mlir-print-ir-after-all":
@@ -215,8 +226,8 @@ def run_passes(
         start = time.perf_counter()
         try:
             p.apply(ctx, module)
-        except DiagnosticException as exc:
-            raise Diagnostic("<pass>", 0, 0, f"pass '{p.name}' failed: {exc}") from None
+        except (DiagnosticException, VerifyException) as exc:
+            raise PassFailed(p.name, str(exc)) from None
         if index < len(timings):
             timings[index].seconds += time.perf_counter() - start
         if opts.verify_each:
@@ -229,6 +240,11 @@ def run_passes(
         ):
             err.write(f"// -----// IR Dump After {header} //----- //\n")
             err.write(_print(module, opts.generic))
+
+
+class PassFailed(Exception):
+    def __init__(self, pass_name: str, message: str):
+        super().__init__(f"pass '{pass_name}' failed: {message.strip()}")
 
 
 class VerifyAfterPass(Exception):
@@ -339,7 +355,7 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
         except Diagnostic as diag:
             stderr.write(f"{diag}\n")
             failed = True
-        except VerifyAfterPass as exc:
+        except (VerifyAfterPass, PassFailed) as exc:
             stderr.write(f"{filename}: error: {exc}\n")
             failed = True
         except (VerifyException, DiagnosticException) as exc:
