@@ -182,7 +182,34 @@ class DispatchOp(IRDLOperation):
 class CpuLaunchOp(IRDLOperation):
     """`disc_ral.cpu_launch`: run kernel `callee` on the CPU over the space
     [`lowerBound`, `upperBound`) by `step` (1D index memrefs), in chunks of
-    about `unitWorkloadSizeHint` iterations, passing `args`."""
+    about `unitWorkloadSizeHint` iterations, passing `args`.
+
+    Generic form (BladeDISC's operands and attribute, in this order):
+
+        "disc_ral.cpu_launch"(%ctx, %lb, %ub, %step, %unitWorkloadSizeHint, %args...)
+            {callee = @kernel}
+            : (!disc_ral.context, memref<Nxindex>, memref<Nxindex>, memref<Nxindex>,
+               index, T...) -> ()
+
+    `disc-outline-cpu-kernel` creates it: `%lb` / `%ub` / `%step` are N-element
+    `memref.alloca` buffers (N = number of induction variables), the hint is
+    the constant 1, and `@kernel` is a `func.func` marked
+    `disc_cpu_kernel_func` with the signature
+    `(%ctx, %lb: memref<Nxindex>, %ub: memref<Nxindex>, %step: memref<Nxindex>, T...) -> ()`:
+    the launch's operands minus the hint, in the same order. The kernel reads
+    its iteration box from those three buffers, so the runtime may call it
+    once per sub-box of the launch space.
+
+    `disc-to-llvm` lowers it as BladeDISC's ConvertCpuLaunchOpToDispatchOpPattern:
+    `%ctx` and `%args` are packed into a `void**` array (one pointer per
+    value to a stack slot holding it, memrefs as their LLVM descriptor
+    structs); a wrapper `void packed_<kernel>(int64_t* lb, int64_t* ub,
+    int64_t* step, void** packed)` unpacks them and calls the kernel with
+    `lb` / `ub` / `step` as 1-D descriptors (`ptr, ptr, 0, N, 1`); the launch
+    becomes `disc_ral.dispatch` of `ral_kernel_launch` on device `cpu` with
+    operands (kernel name string `_cpu_kernel_<kernel>`, `%lb`, `%ub`,
+    `%step`, hint, address of `packed_<kernel>`, packed array).
+    """
 
     name = "disc_ral.cpu_launch"
 

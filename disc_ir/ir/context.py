@@ -23,7 +23,6 @@ _XDSL_DIALECTS = (
     "complex",
     "func",
     "linalg",
-    "llvm",
     "math",
     "ml_program",
     "ub",
@@ -46,6 +45,7 @@ _DISC_DIALECTS: dict[str, str] = {
     "gpu": "disc_ir.dialects.upstream.gpu:GPU",
     "bufferization": "disc_ir.dialects.upstream.bufferization:BUFFERIZATION",
     "affine": "disc_ir.dialects.upstream.affine:AFFINE",
+    "llvm": "disc_ir.dialects.upstream.llvm:LLVM",
     "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
     "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
 }

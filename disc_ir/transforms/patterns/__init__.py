@@ -40,7 +40,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    from disc_ir.transforms.patterns import arith, memref, scf, tensor  # noqa: F401
+    from disc_ir.transforms.patterns import arith, disc_shape, memref, scf, tensor  # noqa: F401
 
 
 def canonicalization_patterns(name: str, ctx: Context | None) -> list[RewritePattern]:

@@ -1,0 +1,257 @@
+"""Input inline fusion: inline producer lmhlo ops into the loops reading their results.
+
+Re-implements BladeDISC's `InputInlineFusionPattern`
+(`input_inline_fusion_pattern.cc`) and `cleanUnusedLhloOps`
+(`fusion_utils.cc`). After `disc-lhlo-legalize-roots-to-parallel-loops` a
+fusion body holds the non-root lmhlo ops followed by loop nests that load
+their results:
+
+    "lmhlo.fusion"() ({
+      lmhlo.aaa(%0, %1, %2)
+      lmhlo.bbb(%2, %3, %4)
+      scf.parallel (...) { memref.load %4[...] ... memref.store ... }
+    })
+
+One inlining step (`inline_once`) takes, in an innermost `scf.parallel` of
+the fusion, the first `memref.load` whose buffer an lmhlo op of the fusion
+writes (the *producer*), and
+
+1. replaces the load by the producer's element computation at the load's
+   indices (`elemental.elemental_lower`; elementwise producers load their
+   inputs at the same indices), emitted right before the load;
+2. removes the original load -- and every other load of the same buffer at
+   the same indices that it dominates, which reuse the value -- and the
+   producer once no other reader of its buffer remains, then erases lmhlo ops
+   of the fusion that no remaining load depends on.
+
+A producer is only inlined when no other lmhlo op of the fusion reads its
+buffer (so `C = op(A, B)`, `B = op(A)` inlines B before A). Repeating until
+nothing changes (`inline_fusion`) leaves only the loops.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+from xdsl.ir import Block, Operation, SSAValue
+
+from disc_ir.analysis.buffer_alias import is_lmhlo_op
+from disc_ir.analysis.fusion_pattern import (
+    FusionType,
+    fusion_type_of,
+    in_same_fusion_family,
+    is_gpu_lmhlo,
+    parent_fusion,
+    result_buffer,
+)
+from disc_ir.analysis.loop_utils import innermost_parallel_loops
+from disc_ir.codegen import elemental, scalar
+from disc_ir.codegen.elemental import (
+    VIEW_OPS,
+    Builder,
+    is_inplace,
+    root_memref,
+    same_underlying_buffer,
+)
+
+#: Upper bound of inlining steps per function (BladeDISC's `c_MAX_ITERATION`).
+MAX_ITERATIONS = 4096 * 1000
+
+
+class InlineError(Exception):
+    """The producer of a load cannot be emitted elementally."""
+
+
+def _in_same_fusion(a: Operation, b: Operation) -> bool:
+    fa, fb = parent_fusion(a), parent_fusion(b)
+    if fa is not None and fa is fb:
+        return True
+    return in_same_fusion_family(a, b)
+
+
+def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
+    """Users of `value`'s underlying buffer, through views, inside `op`'s fusion
+    (or a copy of it) (`getValueUsersInFusionLike`)."""
+    users: list[Operation] = []
+    seen: set[Operation] = set()
+    worklist = [root_memref(value)]
+    while worklist:
+        cur = worklist.pop()
+        for use in list(cur.uses):
+            user = use.operation
+            if user.name in VIEW_OPS:
+                worklist.append(user.results[0])
+                continue
+            if user in seen or not _in_same_fusion(user, op):
+                continue
+            seen.add(user)
+            users.append(user)
+    return users
+
+
+def _is_lmhlo_writer(op: Operation) -> bool:
+    return is_lmhlo_op(op) and op.name not in ("lmhlo.fusion", "lmhlo.terminator")
+
+
+def fusible_producer(load: memref.LoadOp) -> Operation | None:
+    """The lmhlo op of the fusion writing the buffer `load` reads (`getFusibleOperation`)."""
+    producer: Operation | None = None
+    for user in users_in_fusion_like(load.memref, load):
+        if not _is_lmhlo_writer(user):
+            continue
+        out = result_buffer(user)
+        if out is not None and same_underlying_buffer(out, load.memref):
+            if producer is not None and producer is not user:
+                raise InlineError("more than one lmhlo op writes one memref within one fusion")
+            producer = user
+    return producer
+
+
+def dominates(a: Operation, b: Operation) -> bool:
+    """`a` dominates `b` in structured (single-block region) control flow."""
+    block = a.parent_block()
+    cur: Operation | None = b
+    while cur is not None:
+        if cur.parent_block() is block:
+            return cur is a or a.is_before_in_block(cur)
+        cur = cur.parent_op()
+    return False
+
+
+def check_fusible(
+    producer: Operation, load: memref.LoadOp
+) -> tuple[bool, bool, list[memref.LoadOp]]:
+    """(fusible, producer removable, loads sharing `load`'s value) (`checkIfFusible`)."""
+    out = result_buffer(producer)
+    assert out is not None
+    can_remove = True
+    same: list[memref.LoadOp] = []
+    for user in users_in_fusion_like(out, producer):
+        if is_lmhlo_op(user) and user is not producer:
+            return False, False, []
+        if not isinstance(user, memref.LoadOp):
+            continue
+        if (
+            user.memref is load.memref
+            and list(user.indices) == list(load.indices)
+            and dominates(load, user)
+        ):
+            same.append(user)
+        else:
+            can_remove = False
+    return True, can_remove, same
+
+
+def _inline_value(producer: Operation, load: memref.LoadOp) -> SSAValue:
+    b = Builder.before(load)
+    index = list(load.indices)
+    try:
+        if elemental.is_elementwise(producer):
+            values = [
+                elemental.create_load(b, v, index if elemental.rank_of(v) else [])
+                for v in producer.operands[:-1]
+            ]
+            out_type = elemental.element_type(producer.operands[-1])
+            return scalar.map_lmhlo_to_scalar(b, producer, out_type, values)
+        return elemental.elemental_lower(b, producer, index, check_cache=True)
+    except scalar.UnsupportedOp as err:
+        raise InlineError(f"cannot inline '{producer.name}': {err}") from err
+
+
+def _erase(op: Operation) -> None:
+    op.detach()
+    op.erase(safe_erase=False)
+
+
+def clean_unused_lhlo_ops(block: Block) -> None:
+    """Erase the lmhlo ops of `block` whose results no load (directly or through
+    other kept lmhlo ops) reads (`cleanUnusedLhloOps`)."""
+    lhlo_ops = [op for op in block.ops if _is_lmhlo_writer(op)]
+    has_loader: set[Operation] = set()
+    worklist: list[Operation] = []
+    for op in lhlo_ops:
+        out = result_buffer(op)
+        if out is None:
+            continue
+        if not is_inplace(op) and any(
+            isinstance(u, memref.LoadOp) for u in users_in_fusion_like(out, op)
+        ):
+            has_loader.add(op)
+            worklist.append(op)
+    while worklist:
+        op = worklist.pop()
+        for operand in op.operands[:-1]:
+            for user in users_in_fusion_like(operand, op):
+                if not _is_lmhlo_writer(user) or user in has_loader:
+                    continue
+                out = result_buffer(user)
+                if (
+                    out is not None
+                    and same_underlying_buffer(out, operand)
+                    and not is_inplace(user)
+                ):
+                    has_loader.add(user)
+                    worklist.append(user)
+    for op in lhlo_ops:
+        if op not in has_loader:
+            _erase(op)
+
+
+def _process_parallel(loop: Operation, fusion_block: Block) -> bool:
+    loads = [op for op in loop.walk() if isinstance(op, memref.LoadOp)]
+    for load in loads:
+        producer = fusible_producer(load)
+        if producer is None:
+            continue
+        fusible, can_remove, same = check_fusible(producer, load)
+        if not fusible:
+            continue
+        value = _inline_value(producer, load)
+        for other in same:
+            other.res.replace_all_uses_with(value)
+        if can_remove:
+            _erase(producer)
+        for other in same:
+            _erase(other)
+        clean_unused_lhlo_ops(fusion_block)
+        return True
+    return False
+
+
+def should_process(fusion: Operation, only_gpu_stitch: bool = False) -> bool:
+    """Whether the inliner works on `fusion`: every fusion, or only GPU kStitch
+    ones when the roots pass inlines its GPU stitch kernels itself."""
+    if not only_gpu_stitch:
+        return True
+    return is_gpu_lmhlo(fusion) and fusion_type_of(fusion) is FusionType.STITCH
+
+
+def inline_once(fusion: Operation) -> bool:
+    """One inlining step in `fusion`; False when nothing is left to inline."""
+    block = fusion.regions[0].blocks.first
+    if block is None:
+        return False
+    for loop in innermost_parallel_loops(fusion):
+        if _process_parallel(loop, block):
+            return True
+    return False
+
+
+def inline_fusion(fusion: Operation, max_iterations: int = MAX_ITERATIONS) -> int:
+    """Inline until a fixed point; returns the number of steps."""
+    steps = 0
+    while steps < max_iterations and inline_once(fusion):
+        steps += 1
+    return steps
+
+
+__all__ = [
+    "InlineError",
+    "check_fusible",
+    "clean_unused_lhlo_ops",
+    "dominates",
+    "fusible_producer",
+    "inline_fusion",
+    "inline_once",
+    "should_process",
+    "users_in_fusion_like",
+]

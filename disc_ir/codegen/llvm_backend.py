@@ -1,0 +1,368 @@
+"""The host backend: an xDSL `llvm`-dialect module -> LLVM IR -> optimized machine code.
+
+* `module_to_llvm_ir(module)`: LLVM IR text, through xDSL's llvmlite converter
+  (xdsl/backend/llvm) extended with what disc-to-llvm emits and it lacks:
+  `llvm.fptosi/fptoui/uitofp`, `llvm.extractelement`, `llvm.switch`,
+  `llvm.atomicrmw`, `llvm.cmpxchg`, `fcmp false/true`, byte-string and
+  zero-initialized globals, global alignment and function linkage. The triple
+  and data layout are the host's.
+* `optimize_llvm_ir(text, opt_level=3)`: LLVM's default `O<n>` pipeline (new
+  pass manager, loop and SLP vectorization on) for the host CPU name and
+  features, so loops vectorize with the widest vectors the host has.
+* `HostJit` / `compile_to_jit(module)`: MCJIT over the optimized module, with
+  `disc_ral_call` bound to the runtime dispatcher; `function_address(name)`
+  gives the entry point for `RalContext.execute`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import llvmlite.binding as llvm_binding
+import llvmlite.ir as ir
+from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
+from xdsl.backend.llvm.convert_op import create_constant
+from xdsl.backend.llvm.convert_type import convert_type
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Block, Operation, SSAValue
+
+from disc_ir.dialects.upstream import llvm as dllvm
+
+_INIT_LOCK = threading.Lock()
+_INITIALIZED = False
+
+
+class BackendError(RuntimeError):
+    """LLVM rejected the generated module (parse or verification error)."""
+
+
+def _initialize() -> None:
+    global _INITIALIZED
+    with _INIT_LOCK:
+        if not _INITIALIZED:
+            llvm_binding.initialize_native_target()
+            llvm_binding.initialize_native_asmprinter()
+            _INITIALIZED = True
+
+
+def host_target_machine(opt_level: int = 3, jit: bool = True) -> Any:
+    """A target machine for this host: its triple, CPU name and CPU features."""
+    _initialize()
+    target = llvm_binding.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm_binding.get_host_cpu_name(),
+        features=llvm_binding.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        jit=jit,
+        codemodel="jitdefault" if jit else "default",
+    )
+
+
+# ---------------------------------------------------------------------------
+# xDSL llvm dialect -> llvmlite IR
+# ---------------------------------------------------------------------------
+
+ValueMap = dict[SSAValue, ir.Value]
+BlockMap = dict[Block, ir.Block]
+
+
+def _add_incoming(dest: Block, values: tuple[SSAValue, ...] | list[SSAValue], vmap: ValueMap, current: ir.Block) -> None:
+    for arg, value in zip(dest.args, values, strict=True):
+        phi = vmap[arg]
+        assert isinstance(phi, ir.PhiInstr)
+        phi.add_incoming(vmap[value], current)
+
+
+def _convert_switch(op: dllvm.SwitchOp, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> None:
+    parent = op.parent_block()
+    assert parent is not None
+    current = bmap[parent]
+    _add_incoming(op.default_destination, tuple(op.default_operands), vmap, current)
+    flag = vmap[op.value]
+    switch = builder.switch(flag, bmap[op.default_destination])
+    seen: set[Block] = {op.default_destination}
+    for i, (value, dest) in enumerate(zip(op.case_values_list(), op.case_destinations, strict=True)):
+        if dest not in seen:
+            _add_incoming(dest, op.operands_of_case(i), vmap, current)
+            seen.add(dest)
+        switch.add_case(ir.Constant(flag.type, value), bmap[dest])
+
+
+_FCMP = {
+    "_false": ("false", False),
+    "_true": ("true", False),
+    "oeq": ("==", True),
+    "ogt": (">", True),
+    "oge": (">=", True),
+    "olt": ("<", True),
+    "ole": ("<=", True),
+    "one": ("!=", True),
+    "ord": ("ord", True),
+    "ueq": ("==", False),
+    "ugt": (">", False),
+    "uge": (">=", False),
+    "ult": ("<", False),
+    "ule": ("<=", False),
+    "une": ("!=", False),
+    "uno": ("uno", False),
+}
+
+
+def _convert_fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+    flag = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data)
+    cmpop, ordered = _FCMP[flag.value]
+    fn = builder.fcmp_ordered if ordered else builder.fcmp_unordered
+    flags = [f.value for f in op.fastmathFlags.data] if op.fastmathFlags.data else ()
+    vmap[op.res] = fn(cmpop, vmap[op.lhs], vmap[op.rhs], flags=flags)
+
+
+def _convert_alloca(op: llvm.AllocaOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+    instr = builder.alloca(convert_type(op.elem_type), size=vmap[op.size])
+    instr.type = ir.PointerType()  # opaque, as every pointer here
+    if op.alignment is not None:
+        instr.align = op.alignment.value.data
+    vmap[op.res] = instr
+
+
+def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+    ssa_indices = iter(op.ssa_indices)
+    indices = [
+        vmap[next(ssa_indices)] if idx == llvm.GEP_USE_SSA_VAL else ir.Constant(ir.IntType(32), idx)
+        for idx in op.rawConstantIndices.iter_values()
+    ]
+    instr = builder.gep(
+        vmap[op.ptr],
+        indices,
+        inbounds=op.inbounds is not None,
+        source_etype=convert_type(op.elem_type),
+    )
+    instr.type = ir.PointerType()
+    vmap[op.result] = instr
+
+
+def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> None:
+    """Converts one op: the extensions first, then xDSL's converter.
+
+    Pointers are opaque throughout (`alloca` and `getelementptr` are converted
+    here: xDSL's versions produce llvmlite typed pointers).
+    """
+    match op:
+        case llvm.AllocaOp():
+            _convert_alloca(op, builder, vmap)
+        case llvm.GEPOp():
+            _convert_gep(op, builder, vmap)
+        case dllvm.FPToSIOp():
+            vmap[op.result] = builder.fptosi(vmap[op.arg], convert_type(op.result.type))
+        case dllvm.FPToUIOp():
+            vmap[op.result] = builder.fptoui(vmap[op.arg], convert_type(op.result.type))
+        case dllvm.UIToFPOp():
+            vmap[op.result] = builder.uitofp(vmap[op.arg], convert_type(op.result.type))
+        case dllvm.ExtractElementOp():
+            vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
+        case dllvm.SwitchOp():
+            _convert_switch(op, builder, vmap, bmap)
+        case dllvm.AtomicRMWOp():
+            vmap[op.res] = builder.atomic_rmw(
+                op.bin_op_name, vmap[op.ptr], vmap[op.val], op.ordering_name
+            )
+        case dllvm.AtomicCmpXchgOp():
+            vmap[op.res] = builder.cmpxchg(
+                vmap[op.ptr],
+                vmap[op.cmp],
+                vmap[op.val],
+                dllvm.ATOMIC_ORDERINGS[op.success_ordering.value.data],
+                dllvm.ATOMIC_ORDERINGS[op.failure_ordering.value.data],
+            )
+        case llvm.FCmpOp():
+            _convert_fcmp(op, builder, vmap)
+        case _:
+            xdsl_convert_op(op, builder, vmap, bmap)
+
+
+def _declare_func(op: llvm.FuncOp, module: ir.Module) -> None:
+    ftype = op.function_type
+    fn_type = ir.FunctionType(
+        convert_type(ftype.output),
+        [convert_type(t) for t in ftype.inputs.data],
+        var_arg=ftype.is_variadic,
+    )
+    fn = ir.Function(module, fn_type, name=op.sym_name.data)
+    linkage = op.linkage.linkage.data
+    if linkage not in ("external", "") and op.body.blocks:
+        fn.linkage = linkage
+
+
+def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
+    fn = module.get_global(op.sym_name.data)
+    bmap: BlockMap = {}
+    vmap: ValueMap = {}
+    for i, block in enumerate(op.body.blocks):
+        bmap[block] = fn.append_basic_block(name=block.name_hint or "")
+        if i == 0:
+            for arg, llvm_arg in zip(block.args, fn.args, strict=True):
+                vmap[arg] = llvm_arg
+    for i, block in enumerate(op.body.blocks):
+        if i and block.args:
+            builder = ir.IRBuilder(bmap[block])
+            for arg in block.args:
+                vmap[arg] = builder.phi(convert_type(arg.type))
+    for block in op.body.blocks:
+        builder = ir.IRBuilder(bmap[block])
+        if bmap[block].instructions:
+            builder.position_after(bmap[block].instructions[-1])
+        for inner in block.ops:
+            convert_op(inner, builder, vmap, bmap)
+
+
+def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
+    gtype = convert_type(op.global_type)
+    gvar = ir.GlobalVariable(module, gtype, name=op.sym_name.data, addrspace=op.addr_space.value.data)
+    linkage = op.linkage.linkage.data
+    gvar.linkage = linkage
+    if op.constant is not None:
+        gvar.global_constant = True
+    if isinstance(op.alignment, IntegerAttr):
+        gvar.align = op.alignment.value.data
+    value = op.value
+    if isinstance(value, StringAttr | BytesAttr):
+        raw = value.data.encode("utf-8") if isinstance(value, StringAttr) else value.data
+        gvar.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(raw)), bytearray(raw))
+    elif isinstance(value, DenseIntOrFPElementsAttr):
+        values = list(value.get_values())
+        count = getattr(gtype, "count", len(values))
+        if len(values) == 1 and count != 1:
+            values = values * count
+        gvar.initializer = ir.Constant(gtype, values)
+    elif value is not None:
+        gvar.initializer = create_constant(op.global_type, value)
+    elif linkage != "external":
+        gvar.initializer = ir.Constant(gtype, None)
+
+
+def module_to_llvm_ir(module: ModuleOp, target_machine: Any | None = None) -> str:
+    """The LLVM IR text of `module` (only `llvm.func` / `llvm.mlir.global` at top level)."""
+    tm = target_machine or host_target_machine()
+    out = ir.Module(name=str(module.sym_name.data) if module.sym_name else "disc_module")
+    out.triple = llvm_binding.get_default_triple()
+    out.data_layout = str(tm.target_data)
+    globals_: list[llvm.GlobalOp] = []
+    funcs: list[llvm.FuncOp] = []
+    for op in module.ops:
+        if isinstance(op, llvm.GlobalOp):
+            globals_.append(op)
+        elif isinstance(op, llvm.FuncOp):
+            funcs.append(op)
+        else:
+            raise BackendError(f"cannot translate top-level op '{op.name}' to LLVM IR")
+    for g in globals_:
+        _convert_global(g, out)
+    for f in funcs:
+        _declare_func(f, out)
+    for f in funcs:
+        if f.body.blocks:
+            _convert_func(f, out)
+    return str(out)
+
+
+# ---------------------------------------------------------------------------
+# Optimization and JIT
+# ---------------------------------------------------------------------------
+
+
+def parse_llvm_ir(text: str) -> Any:
+    """Parses and verifies LLVM IR text (BackendError with LLVM's message)."""
+    _initialize()
+    try:
+        mod = llvm_binding.parse_assembly(text)
+        mod.verify()
+    except RuntimeError as e:
+        raise BackendError(f"invalid LLVM IR: {e}") from e
+    return mod
+
+
+def optimize_module(mod: Any, target_machine: Any, opt_level: int = 3) -> None:
+    """Runs LLVM's default `O<opt_level>` module pipeline (vectorizers on) in place."""
+    if opt_level <= 0:
+        return
+    pto = llvm_binding.create_pipeline_tuning_options(speed_level=opt_level)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pto.loop_unrolling = True
+    pto.loop_interleaving = True
+    pb = llvm_binding.create_pass_builder(target_machine, pto)
+    pm = pb.getModulePassManager()
+    pm.run(mod, pb)
+
+
+def optimize_llvm_ir(text: str, opt_level: int = 3) -> str:
+    """`text` optimized for the host at `O<opt_level>`, as LLVM IR text."""
+    tm = host_target_machine(opt_level)
+    mod = parse_llvm_ir(text)
+    optimize_module(mod, tm, opt_level)
+    return str(mod)
+
+
+_JIT_LOCK = threading.Lock()
+
+
+class HostJit:
+    """An LLVM module optimized for and compiled on this host by MCJIT.
+
+    Keep it alive while its code may run. `disc_ral_call` resolves to the
+    runtime's dispatcher.
+    """
+
+    def __init__(self, llvm_ir: str, opt_level: int = 3, name: str = "disc_module"):
+        from disc_ir.runtime.dispatch import register_symbols
+
+        register_symbols()
+        with _JIT_LOCK:
+            self.target_machine = host_target_machine(opt_level)
+            mod = parse_llvm_ir(llvm_ir)
+            mod.name = name
+            optimize_module(mod, self.target_machine, opt_level)
+            self.engine = llvm_binding.create_mcjit_compiler(mod, self.target_machine)
+            self.engine.finalize_object()
+            self.engine.run_static_constructors()
+        self.module = mod
+
+    @property
+    def optimized_ir(self) -> str:
+        """The optimized LLVM IR the machine code was generated from."""
+        return str(self.module)
+
+    def assembly(self) -> str:
+        """The host assembly of the module."""
+        return self.target_machine.emit_assembly(self.module)
+
+    def function_address(self, name: str) -> int:
+        """The address of function `name`; KeyError if it is not defined."""
+        address = self.engine.get_function_address(name)
+        if not address:
+            raise KeyError(f"no function '{name}' in the JIT module")
+        return address
+
+
+def compile_to_jit(module: ModuleOp, opt_level: int = 3) -> HostJit:
+    """Translates an `llvm`-dialect module and JIT-compiles it for this host."""
+    return HostJit(module_to_llvm_ir(module), opt_level=opt_level)
+
+
+__all__ = [
+    "BackendError",
+    "HostJit",
+    "compile_to_jit",
+    "host_target_machine",
+    "module_to_llvm_ir",
+    "optimize_llvm_ir",
+    "optimize_module",
+    "parse_llvm_ir",
+]

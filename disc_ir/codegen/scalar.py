@@ -1,0 +1,360 @@
+"""Scalar semantics of lmhlo ops (mlir-hlo's `LhloOpToStdScalarOp::map`).
+
+`map_lmhlo_to_scalar(b, op, result_type, operands)` emits, at the builder's
+insertion point, the arith / math ops computing one element of `op`'s output
+from one element of each input (`operands`, already loaded) and returns the
+value. Element types follow mlir-hlo:
+
+* floats use the `*f` ops (`arith.addf`, `arith.maximumf`, `math.exp`...);
+* signless integers the `*i` / signed ops (`arith.divsi`, `arith.maxsi`);
+  unsigned integers (`ui32`) are computed on the signless type of their width
+  through `builtin.unrealized_conversion_cast` (BladeDISC's
+  `convertValuesIfIntegerType`) with the unsigned ops (`divui`, `maxui`);
+* `i1` add / multiply are `ori` / `andi`.
+
+`accumulate(b, op_name, elem_type, lhs, rhs)` is the same for the binary ops a
+reduce body may hold (add, multiply, maximum, minimum, or, and).
+Float remainder is `lhs - trunc(lhs / rhs) * rhs` (xDSL's arith has no
+`remf`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnrealizedConversionCastOp,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from disc_ir.analysis.loop_utils import OpBuilder
+
+
+class UnsupportedOp(Exception):
+    """An op (or element type) the scalar mapping does not cover."""
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def is_int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType)
+
+
+def is_unsigned(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def is_bool(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+def signless(t: Attribute) -> Attribute:
+    """The signless integer type of `t`'s width (other types unchanged)."""
+    if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
+        return IntegerType(t.width.data)
+    return t
+
+
+def cast_to(b: OpBuilder, value: SSAValue, t: Attribute) -> SSAValue:
+    """`value` as type `t` through `builtin.unrealized_conversion_cast` (no-op when equal)."""
+    if value.type == t:
+        return value
+    return b.create(UnrealizedConversionCastOp.get([value], [t])).results[0]
+
+
+def constant(b: OpBuilder, t: Attribute, value: float | int) -> SSAValue:
+    """`arith.constant value : t` (t a float, signless integer or index)."""
+    if is_float(t):
+        return b.create(arith.ConstantOp(FloatAttr(float(value), t))).result  # type: ignore[arg-type]
+    if isinstance(t, IntegerType | IndexType):
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            value = -1 if value else 0
+        return b.create(arith.ConstantOp(IntegerAttr(int(value), t))).result
+    raise UnsupportedOp(f"no constant of type {t}")
+
+
+def _op(b: OpBuilder, op: Operation) -> SSAValue:
+    return b.create(op).results[0]
+
+
+# float op, signed int op, unsigned int op (None: not defined)
+_BINARY: dict[str, tuple[type | None, type | None, type | None]] = {
+    "add": (arith.AddfOp, arith.AddiOp, arith.AddiOp),
+    "subtract": (arith.SubfOp, arith.SubiOp, arith.SubiOp),
+    "multiply": (arith.MulfOp, arith.MuliOp, arith.MuliOp),
+    "divide": (arith.DivfOp, arith.DivSIOp, arith.DivUIOp),
+    "maximum": (arith.MaximumfOp, arith.MaxSIOp, arith.MaxUIOp),
+    "minimum": (arith.MinimumfOp, arith.MinSIOp, arith.MinUIOp),
+    "and": (None, arith.AndIOp, arith.AndIOp),
+    "or": (None, arith.OrIOp, arith.OrIOp),
+    "xor": (None, arith.XOrIOp, arith.XOrIOp),
+    "remainder": (None, arith.RemSIOp, arith.RemUIOp),
+    "atan2": (math.Atan2Op, None, None),
+}
+
+_UNARY_FLOAT: dict[str, type] = {
+    "ceil": math.CeilOp,
+    "floor": math.FloorOp,
+    "cosine": math.CosOp,
+    "sine": math.SinOp,
+    "tan": math.TanOp,
+    "exponential": math.ExpOp,
+    "exponential_minus_one": math.ExpM1Op,
+    "log": math.LogOp,
+    "log_plus_one": math.Log1pOp,
+    "sqrt": math.SqrtOp,
+    "rsqrt": math.RsqrtOp,
+    "tanh": math.TanhOp,
+    "cbrt": math.CbrtOp,
+    "round_nearest_afz": math.RoundOp,
+    "round_nearest_even": math.RoundEvenOp,
+}
+
+_CMP_INT = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+_CMP_UINT = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
+# mlir-hlo: NE is unordered-not-equal, the others ordered.
+_CMP_FLOAT = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+
+
+def _short(name: str) -> str:
+    return name.split(".", 1)[1] if "." in name else name
+
+
+def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """`lhs <name> rhs` on elements of type `t` (`name` without dialect prefix)."""
+    if is_bool(t) and name in ("add", "multiply"):
+        name = "or" if name == "add" else "and"
+    if name == "power":
+        return _power(b, t, lhs, rhs)
+    if name in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
+        return _shift(b, name, t, lhs, rhs)
+    if name == "remainder" and is_float(t):
+        quotient = _op(b, arith.DivfOp(lhs, rhs))
+        truncated = _op(b, math.TruncOp(quotient))
+        return _op(b, arith.SubfOp(lhs, _op(b, arith.MulfOp(truncated, rhs))))
+    entry = _BINARY.get(name)
+    if entry is None:
+        raise UnsupportedOp(f"no scalar lowering of binary op '{name}'")
+    fop, sop, uop = entry
+    if is_float(t):
+        cls = fop
+    elif is_int(t) or isinstance(t, IndexType):
+        cls = uop if is_unsigned(t) else sop
+    else:
+        cls = None
+    if cls is None:
+        raise UnsupportedOp(f"no scalar lowering of '{name}' on {t}")
+    return _op(b, cls(lhs, rhs))
+
+
+def _power(b: OpBuilder, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    if is_float(t):
+        return _op(b, math.PowFOp(lhs, rhs))
+    if is_int(t):
+        return _op(b, math.IPowIOp(lhs, rhs))
+    raise UnsupportedOp(f"no scalar lowering of 'power' on {t}")
+
+
+def _shift(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """mlir-hlo's shifts: an amount >= the bit width gives 0 (or the sign fill)."""
+    if not is_int(t):
+        raise UnsupportedOp(f"no scalar lowering of '{name}' on {t}")
+    assert isinstance(t, IntegerType)
+    width = constant(b, t, t.width.data)
+    in_range = _op(b, arith.CmpiOp(rhs, width, "ult"))
+    if name == "shift_left":
+        shifted = _op(b, arith.ShLIOp(lhs, rhs))
+        return _op(b, arith.SelectOp(in_range, shifted, constant(b, t, 0)))
+    if name == "shift_right_logical":
+        shifted = _op(b, arith.ShRUIOp(lhs, rhs))
+        return _op(b, arith.SelectOp(in_range, shifted, constant(b, t, 0)))
+    max_shift = constant(b, t, t.width.data - 1)
+    amount = _op(b, arith.SelectOp(in_range, rhs, max_shift))
+    return _op(b, arith.ShRSIOp(lhs, amount))
+
+
+def unary(b: OpBuilder, name: str, t: Attribute, x: SSAValue) -> SSAValue:
+    """`name(x)` on elements of type `t` (same result type)."""
+    if is_float(t):
+        cls = _UNARY_FLOAT.get(name)
+        if cls is not None:
+            return _op(b, cls(x))
+        if name == "abs":
+            return _op(b, math.AbsFOp(x))
+        if name == "negate":
+            return _op(b, arith.NegfOp(x))
+        if name == "logistic":
+            # 1 / (1 + exp(-x))
+            one = constant(b, t, 1.0)
+            e = _op(b, math.ExpOp(_op(b, arith.NegfOp(x))))
+            return _op(b, arith.DivfOp(one, _op(b, arith.AddfOp(one, e))))
+        if name == "sign":
+            # nan -> nan, +-0 -> +-0, else copysign(1, x)
+            zero = constant(b, t, 0.0)
+            one = constant(b, t, 1.0)
+            is_zero = _op(b, arith.CmpfOp(x, zero, "oeq"))
+            is_nan = _op(b, arith.CmpfOp(x, x, "uno"))
+            signed_one = _op(b, math.CopySignOp(one, x))
+            keep = _op(b, arith.OrIOp(is_zero, is_nan))
+            return _op(b, arith.SelectOp(keep, x, signed_one))
+        if name == "is_finite":
+            raise UnsupportedOp("is_finite changes the element type; use `map_lmhlo_to_scalar`")
+    elif is_int(t):
+        assert isinstance(t, IntegerType)
+        if name == "abs":
+            return _op(b, math.AbsIOp(x))
+        if name == "negate":
+            return _op(b, arith.SubiOp(constant(b, t, 0), x))
+        if name == "not":
+            return _op(b, arith.XOrIOp(x, constant(b, t, -1)))
+        if name == "popcnt":
+            return _op(b, math.CtPopOp(x))
+        if name == "count_leading_zeros":
+            return _op(b, math.CountLeadingZerosOp(x))
+        if name == "sign":
+            # (x >> (w-1)) | (0 - x) >>u (w-1): -1, 0 or 1
+            shift = constant(b, t, t.width.data - 1)
+            neg = _op(b, arith.ShRSIOp(x, shift))
+            pos = _op(b, arith.ShRUIOp(_op(b, arith.SubiOp(constant(b, t, 0), x)), shift))
+            return _op(b, arith.OrIOp(neg, pos))
+    raise UnsupportedOp(f"no scalar lowering of unary op '{name}' on {t}")
+
+
+def convert(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """mlir-hlo's `convert` element conversion from `src` to `dst` (signless values)."""
+    if src == dst:
+        return x
+    if is_bool(dst) and not is_bool(src):
+        # x != 0
+        if is_float(src):
+            return _op(b, arith.CmpfOp(x, constant(b, src, 0.0), "une"))
+        return _op(b, arith.CmpiOp(x, constant(b, signless(src), 0), "ne"))
+    if is_float(src) and is_float(dst):
+        assert isinstance(src, AnyFloat) and isinstance(dst, AnyFloat)
+        if src.bitwidth < dst.bitwidth:
+            return _op(b, arith.ExtFOp(x, dst))
+        return _op(b, arith.TruncFOp(x, dst))
+    if is_int(src) and is_float(dst):
+        if is_unsigned(src) or is_bool(src):
+            return _op(b, arith.UIToFPOp(x, dst))
+        return _op(b, arith.SIToFPOp(x, dst))
+    if is_float(src) and is_int(dst):
+        if is_unsigned(dst):
+            return _op(b, arith.FPToUIOp(x, signless(dst)))
+        return _op(b, arith.FPToSIOp(x, signless(dst)))
+    if is_int(src) and is_int(dst):
+        assert isinstance(src, IntegerType) and isinstance(dst, IntegerType)
+        sw, dw = src.width.data, dst.width.data
+        if sw == dw:
+            return x
+        if sw > dw:
+            return _op(b, arith.TruncIOp(x, signless(dst)))
+        if is_unsigned(src) or sw == 1:
+            return _op(b, arith.ExtUIOp(x, signless(dst)))
+        return _op(b, arith.ExtSIOp(x, signless(dst)))
+    if isinstance(src, IndexType) or isinstance(dst, IndexType):
+        return _op(b, arith.IndexCastOp(x, signless(dst)))
+    raise UnsupportedOp(f"no conversion from {src} to {dst}")
+
+
+def compare(b: OpBuilder, direction: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """`lhs <direction> rhs` (EQ/NE/LT/LE/GT/GE) on elements of type `t`, an i1."""
+    if is_float(t):
+        return _op(b, arith.CmpfOp(lhs, rhs, _CMP_FLOAT[direction]))
+    table = _CMP_UINT if (is_unsigned(t) or is_bool(t)) else _CMP_INT
+    return _op(b, arith.CmpiOp(lhs, rhs, table[direction]))
+
+
+def _direction(op: Operation) -> str:
+    attr = op.attributes.get("comparison_direction") or op.properties.get("comparison_direction")
+    if attr is None:
+        raise UnsupportedOp("lmhlo.compare without comparison_direction")
+    data = getattr(attr, "data", attr)
+    return str(getattr(data, "value", data))
+
+
+def accumulate(b: OpBuilder, op_name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """The reduce-body binary op `op_name` (`lmhlo.add`...) on `lhs`, `rhs` of type `t`."""
+    return _with_signless(b, t, [lhs, rhs], lambda vs: binary(b, _short(op_name), t, *vs))
+
+
+def _with_signless(b: OpBuilder, t: Attribute, values: Sequence[SSAValue], emit) -> SSAValue:
+    """Run `emit` on `values` cast to signless integers, casting the result back to `t`."""
+    st = signless(t)
+    if st == t:
+        return emit(list(values))
+    cast = [cast_to(b, v, signless(v.type)) for v in values]
+    result = emit(cast)
+    return cast_to(b, result, t) if result.type == st else result
+
+
+def map_lmhlo_to_scalar(
+    b: OpBuilder, op: Operation, result_type: Attribute, operands: Sequence[SSAValue]
+) -> SSAValue:
+    """One output element of the elementwise lmhlo op `op` from input elements `operands`."""
+    name = _short(op.name)
+    in_type = operands[0].type if operands else result_type
+    if name in ("convert", "bitcast_convert"):
+        if name == "bitcast_convert":
+            x = cast_to(b, operands[0], signless(in_type))
+            out = _op(b, arith.BitcastOp(x, signless(result_type)))
+            return cast_to(b, out, result_type)
+        x = cast_to(b, operands[0], signless(in_type))
+        out = convert(b, x, in_type, result_type)
+        return cast_to(b, out, result_type)
+    if name == "compare":
+        direction = _direction(op)
+        vs = [cast_to(b, v, signless(v.type)) for v in operands]
+        return compare(b, direction, in_type, vs[0], vs[1])
+    if name == "is_finite":
+        x = operands[0]
+        inf = constant(b, in_type, float("inf"))
+        return _op(b, arith.CmpfOp(_op(b, math.AbsFOp(x)), inf, "one"))
+    if name == "select":
+        return _op(b, arith.SelectOp(operands[0], operands[1], operands[2]))
+    if name == "clamp":
+        lo, x, hi = operands
+        return _with_signless(
+            b,
+            in_type,
+            [lo, x, hi],
+            lambda vs: binary(
+                b, "minimum", x.type, binary(b, "maximum", x.type, vs[1], vs[0]), vs[2]
+            ),
+        )
+    if name == "copy":
+        return operands[0]
+    if len(operands) == 1:
+        return _with_signless(b, in_type, operands, lambda vs: unary(b, name, in_type, vs[0]))
+    if len(operands) == 2:
+        return _with_signless(
+            b, in_type, operands, lambda vs: binary(b, name, in_type, vs[0], vs[1])
+        )
+    raise UnsupportedOp(f"no scalar lowering of '{op.name}'")
+
+
+__all__ = [
+    "UnsupportedOp",
+    "accumulate",
+    "binary",
+    "cast_to",
+    "compare",
+    "constant",
+    "convert",
+    "is_bool",
+    "is_float",
+    "is_int",
+    "is_unsigned",
+    "map_lmhlo_to_scalar",
+    "signless",
+    "unary",
+]

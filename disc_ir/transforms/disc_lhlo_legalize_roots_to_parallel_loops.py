@@ -1,0 +1,210 @@
+"""`disc-lhlo-legalize-roots-to-parallel-loops`: expand each fusion's roots into loops.
+
+BladeDISC's DiscLhloLegalizeRootsToParallelLoops
+(`lhlo_legalize_roots_to_loops.cc`). Per function (skipping the
+`shape_constraint_graph` and compute-intensive fusion functions):
+
+* lmhlo ops outside any fusion are lowered alone: on the CPU by the CPU loop
+  schedule (a multi-dimensional `scf.parallel` with `cpu-only`, BladeDISC's
+  CPU-only build; a 1-D `scf.for` otherwise, as its GPU build lowers host
+  shape computations); on the GPU by a 1-D `scf.parallel`. The op is erased.
+* each `lmhlo.fusion` is lowered by the schedule of its fusion pattern
+  (`FusionPattern.from_fusion_op`: roots, dominant op, fusion type) --
+  the loop nests are emitted inside the fusion, before its last root, and the
+  lmhlo ops no loop reads are erased; the others stay for
+  `disc-input-inline-fusion`. CPU schedules
+  (`disc_ir.transforms.codegen`):
+
+  - kLoop: `loop_schedule.lower_loop_cpu` (multi-dimensional parallel loop);
+    with `disc_vectorize_or_tile_hint = v > 1` the tiled form (parallel loop
+    over `n / v`, inner `scf.for` over `v`);
+  - kRowReduction: `row_reduction.lower_row_reduction_cpu`;
+  - kColReduction / kInput: `col_reduction.lower_col_reduction_cpu`;
+  - kStitch: `stitch_cpu.lower_stitch_cpu`.
+
+  GPU fusions: kLoop (`disc_vectorize_or_tile_hint` honoured, the tiled form
+  with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL, adjacent stores otherwise);
+  GPU row / column reductions and GPU stitch (warp shuffles, atomics, shared
+  memory) are not implemented yet and are reported as errors.
+
+Then, as BladeDISC's greedy driver does, ops are folded, constants uniqued and
+hoisted to the function entry, and dead ops removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from disc_ir.analysis import codegen_hints
+from disc_ir.analysis.buffer_alias import is_lmhlo_op
+from disc_ir.analysis.fusion_pattern import (
+    FusionPattern,
+    FusionType,
+    fusion_type_of,
+    is_gpu_lmhlo,
+)
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
+from disc_ir.codegen.cleanup import fold_greedily
+from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
+from disc_ir.codegen.scalar import UnsupportedOp
+from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
+from disc_ir.transforms.codegen.common import LoweringError, erase_ops, fusion_block
+from disc_ir.transforms.codegen.loop_schedule import (
+    lower_loop_1d,
+    lower_loop_cpu,
+    lower_loop_tiled,
+)
+from disc_ir.transforms.codegen.row_reduction import lower_row_reduction_cpu
+from disc_ir.transforms.codegen.stitch_cpu import lower_stitch_cpu
+from disc_ir.transforms.registry import register_pass
+
+#: Functions holding a compute-intensive (dot) fusion are skipped (`kFuncCompIntensFusionAttr`).
+COMP_INTENS_FUSION_ATTR = "disc.comp_intens_fusion"
+_SKIPPED = frozenset({"lmhlo_disc.args_mutation", "lmhlo.terminator"})
+
+
+def _parent_lmhlo(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None:
+        if is_lmhlo_op(parent):
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+def collect_work(f: func.FuncOp) -> tuple[list[Operation], list[Operation], list[Operation]]:
+    """(CPU non-fusion ops, GPU non-fusion ops, fusions) of `f`, in program order."""
+    cpu_ops: list[Operation] = []
+    gpu_ops: list[Operation] = []
+    fusions: list[Operation] = []
+    for op in f.walk():
+        if not is_lmhlo_op(op) or op.name in _SKIPPED:
+            continue
+        if op.name == "lmhlo.fusion":
+            fusions.append(op)
+            continue
+        if _parent_lmhlo(op) is not None:
+            continue
+        (gpu_ops if is_gpu_lmhlo(op) else cpu_ops).append(op)
+    return cpu_ops, gpu_ops, fusions
+
+
+def lower_cpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
+    """Emit a CPU fusion by the schedule of its type (BladeDISC's `HandleCpuFusionOp`)."""
+    pattern = FusionPattern.from_fusion_op(fusion, sa)
+    block = fusion_block(fusion)
+    roots = list(pattern.root_ops)
+    if not roots:
+        clean_unused_lhlo_ops(block)
+        return
+    ftype = pattern.fusion_type
+    if ftype is FusionType.NONE:
+        ftype = fusion_type_of(fusion)
+    dominant = pattern.dominant_op or roots[-1]
+    vector_size = codegen_hints.vectorize_or_tile(fusion)
+    if ftype is FusionType.LOOP:
+        if vector_size > 1:
+            lower_loop_tiled(roots, dominant, vector_size)
+        else:
+            lower_loop_cpu(roots, dominant)
+    elif ftype is FusionType.ROW_REDUCTION:
+        lower_row_reduction_cpu(roots, dominant, sa, vector_size)
+    elif ftype in (FusionType.COL_REDUCTION, FusionType.INPUT):
+        lower_col_reduction_cpu(roots)
+    elif ftype is FusionType.STITCH:
+        lower_stitch_cpu(pattern)
+    else:
+        raise LoweringError(f"Unknown fusion type {ftype.value}")
+    clean_unused_lhlo_ops(block)
+
+
+def lower_gpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
+    """Emit a GPU fusion (kLoop only; the GPU reduction and stitch schedules are issue 8)."""
+    pattern = FusionPattern.from_fusion_op(fusion, sa)
+    block = fusion_block(fusion)
+    roots = list(pattern.root_ops)
+    if not roots:
+        clean_unused_lhlo_ops(block)
+        return
+    ftype = pattern.fusion_type
+    if ftype is FusionType.NONE:
+        ftype = fusion_type_of(fusion)
+    dominant = pattern.dominant_op or roots[-1]
+    vector_size = codegen_hints.vectorize_or_tile(fusion)
+    if ftype is FusionType.LOOP:
+        if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
+            lower_loop_tiled(roots, dominant, vector_size)
+        else:
+            lower_loop_1d(roots, dominant, vector_size=vector_size)
+        clean_unused_lhlo_ops(block)
+        return
+    raise LoweringError(f"the GPU {ftype.value} schedule is not implemented")
+
+
+def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
+    """Lower every root of `f` to loops."""
+    cpu_ops, gpu_ops, fusions = collect_work(f)
+    sa: ShapeAnalysis | None = None
+    if fusions:
+        sa = ShapeAnalysis(f, use_shape_constraint_ir=shape_constraint_ir_enabled())
+    try:
+        for op in cpu_ops:
+            lower_loop_cpu([op], op, parallel_loop=cpu_only, multi_dim=True)
+            erase_ops([op])
+        for op in gpu_ops:
+            lower_loop_1d([op], op, parallel_loop=True)
+            erase_ops([op])
+        for fusion in fusions:
+            if is_gpu_lmhlo(fusion) and fusion.attributes.get("disc.device") is not None:
+                lower_gpu_fusion(fusion, sa)
+            else:
+                lower_cpu_fusion(fusion, sa)
+    except (LoweringError, UnsupportedOp) as err:
+        raise DiagnosticException(f"failed to lower to loops: {err}") from None
+
+
+def skip_function(f: func.FuncOp) -> bool:
+    return (
+        not f.body.blocks
+        or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH
+        or COMP_INTENS_FUSION_ATTR in f.attributes
+    )
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscLhloLegalizeRootsToParallelLoopsPass(ModulePass):
+    """Legalize the roots of lmhlo.fusion to parallel loops."""
+
+    name = "disc-lhlo-legalize-roots-to-parallel-loops"
+
+    core_count: int = -1
+    gpu_sm_cc_major: int = 8
+    gpu_sm_cc_minor: int = 0
+    cpu_only: bool = True
+
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "core-count": "core count (e.g., SM count on NVIDIA GPU).",
+        "gpu-sm-cc-major": "gpu sm cc_major.",
+        "gpu-sm-cc-minor": "gpu sm cc_minor.",
+        "cpu-only": "BladeDISC's CPU-only build (TAO_CPU_ONLY): CPU ops outside fusions "
+        "get multi-dimensional parallel loops (else 1-D scf.for, as host shape code).",
+    }
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for f in [o for o in op.walk() if isinstance(o, func.FuncOp)]:
+            if skip_function(f):
+                continue
+            legalize_roots(f, self.cpu_only)
+            fold_greedily(ctx, f)
+
+
+__all__ = ["DiscLhloLegalizeRootsToParallelLoopsPass", "legalize_roots"]
