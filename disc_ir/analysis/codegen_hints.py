@@ -11,9 +11,9 @@ schedule (BladeDISC's `codegen_utils.h`, in the naming of the seed document):
   (`DISC_TILE_W8_H32` = 1, `DISC_TILE_W8_H16` = 2, ...).
 * `disc_vectorize_or_tile_hint` (i32): how many elements (loop schedule) or
   rows (row-reduction schedule) one thread handles; 1 = no vectorization.
-* `disc_thread_per_block_hint` (i32): the launch dimension, threads per block
-  (BladeDISC later renamed it `disc_cta_size_hint`; `thread_per_block` reads
-  either).
+* `disc_cta_size_hint` (i32): the launch dimension, threads per block
+  (BladeDISC's `kCTASizeHint`; the walkthrough calls it
+  `disc_thread_per_block_hint`, which `thread_per_block` also reads).
 * `disc.fusion.tag` (string): the versions' names joined by `X` (`1b1r`,
   `1w1r`, `no_ib`, `_vectile2`, `_no_vectile`, `8w32h`, `8w16h`), appended to
   `disc.fusion.name` when kernels are named.
@@ -32,9 +32,11 @@ from disc_ir.analysis.fusion_pattern import FUSION_TAG_ATTR, parent_fusion
 ROW_REDUCTION_SCHEDULE_HINT = "disc_row_reduction_schedule_hint"
 COL_REDUCTION_SCHEDULE_HINT = "disc_col_reduction_schedule_hint"
 VECTORIZE_OR_TILE_HINT = "disc_vectorize_or_tile_hint"
-THREAD_PER_BLOCK_HINT = "disc_thread_per_block_hint"
-#: The later BladeDISC name of `THREAD_PER_BLOCK_HINT` (`kCTASizeHint`).
+#: Threads per block, as BladeDISC names it (`kCTASizeHint`); written by speculation.
 CTA_SIZE_HINT = "disc_cta_size_hint"
+THREAD_PER_BLOCK_HINT = CTA_SIZE_HINT
+#: The walkthrough's older name of the same hint, still accepted on input.
+LEGACY_THREAD_PER_BLOCK_HINT = "disc_thread_per_block_hint"
 
 #: Separator of the tags in `disc.fusion.tag` (`kFusionTagSeparator`).
 FUSION_TAG_SEPARATOR = "X"
@@ -107,9 +109,9 @@ def vectorize_or_tile(op: Operation) -> int:
 
 
 def thread_per_block(op: Operation) -> int:
-    """Threads per block of `op`'s fusion (`disc_thread_per_block_hint`, else
-    `disc_cta_size_hint`, else 256)."""
-    return _int_hint(op, (THREAD_PER_BLOCK_HINT, CTA_SIZE_HINT), DEFAULT_THREAD_PER_BLOCK)
+    """Threads per block of `op`'s fusion (`disc_cta_size_hint`, else the
+    walkthrough's `disc_thread_per_block_hint`, else 256)."""
+    return _int_hint(op, (CTA_SIZE_HINT, LEGACY_THREAD_PER_BLOCK_HINT), DEFAULT_THREAD_PER_BLOCK)
 
 
 def has_hint(fusion: Operation, name: str) -> bool:

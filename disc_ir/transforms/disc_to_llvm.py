@@ -59,20 +59,23 @@ def convert_to_llvm(module: builtin.ModuleOp) -> None:
 
 
 def _check_legal(module: builtin.ModuleOp) -> None:
+    """Raises on the first op left unconverted (casts last: they point at the cause less well)."""
+    casts: list[builtin.UnrealizedConversionCastOp] = []
     for op in module.walk():
         if op is module or op.dialect_name() == "llvm":
             continue
         if isinstance(op, builtin.UnrealizedConversionCastOp):
-            types = f"{op.operands[0].type} to {op.results[0].type}" if op.operands else ""
-            user = next(iter(op.results[0].uses), None) if op.results else None
-            where = f" (used by '{user.operation.name}')" if user else ""
-            raise DiagnosticException(
-                f"disc-to-llvm: could not convert a value of type {types}{where}"
-            )
+            casts.append(op)
+            continue
         hint = ""
         if op.dialect_name() in ("scf", "affine"):
             hint = " (run convert-scf-to-cf / lower-affine first)"
         raise DiagnosticException(f"disc-to-llvm: failed to legalize operation '{op.name}'{hint}")
+    for op in casts:
+        types = f"{op.operands[0].type} to {op.results[0].type}" if op.operands else ""
+        user = next(iter(op.results[0].uses), None) if op.results else None
+        where = f" (used by '{user.operation.name}')" if user else ""
+        raise DiagnosticException(f"disc-to-llvm: could not convert a value of type {types}{where}")
 
 
 @register_pass

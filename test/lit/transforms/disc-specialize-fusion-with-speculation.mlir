@@ -91,10 +91,10 @@ func.func @loop_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>) -> memre
 // CHECK-NEXT:          "lmhlo.reduce"(%arg0, %arg1, %arg2)
 // CHECK:             }) {dimensions = dense<1> : tensor<1xi64>}
 // CHECK-NEXT:          "lmhlo.terminator"
-// CHECK-NEXT:        }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
+// CHECK-NEXT:        }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        "lmhlo.fusion"
-// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
+// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
@@ -107,10 +107,10 @@ func.func @loop_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>) -> memre
 // CHECK-NEXT:      %[[VEC:.*]] = arith.andi %[[MANY]], %[[EVEN]] : i1
 // CHECK-NEXT:      scf.if %[[VEC]] {
 // CHECK-NEXT:        "lmhlo.fusion"
-// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1rX_vectile2", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
+// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1rX_vectile2", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        "lmhlo.fusion"
-// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
+// CHECK:             }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
@@ -119,20 +119,20 @@ func.func @loop_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>) -> memre
 // NODEV:         %[[LONG:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : index
 // NODEV-NEXT:    scf.if %[[LONG]] {
 // NODEV-NEXT:      "lmhlo.fusion"
-// NODEV:           }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1r", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32} : () -> ()
+// NODEV:           }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1b1r", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32} : () -> ()
 // NODEV-NEXT:    } else {
 // NODEV-NEXT:      "lmhlo.fusion"
-// NODEV:           }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1r", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 256 : i32} : () -> ()
+// NODEV:           }) {disc.device = "gpu", disc.fusion.name = "row0", disc.fusion.tag = "1w1r", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 2 : i32} : () -> ()
 // NODEV-NEXT:    }
 // max-threads-per-block caps the block at 128 threads, which changes the
 // vectorization thresholds: 163840 / 128 = 1280 rows, and 1280 * 4 = 5120.
 // TPB-LABEL: func.func @row_reduction_dynamic
 // TPB:           arith.constant 1280 : index
-// TPB:           disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 2 : i32}
-// TPB:           disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 1 : i32}
+// TPB:           disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 2 : i32}
+// TPB:           disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 1 : i32}
 // TPB:           arith.constant 5120 : index
-// TPB:           disc.fusion.tag = "1w1rX_vectile2", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 2 : i32}
-// TPB:           disc.fusion.tag = "1w1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 1 : i32}
+// TPB:           disc.fusion.tag = "1w1rX_vectile2", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 2 : i32}
+// TPB:           disc.fusion.tag = "1w1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 1 : i32}
 // Mem-intensive opt: W = 2048 / 256 * 80 / 32 = 20 warps per wave; schedule 1
 // when rows < 5, or rows < 10 and cols >= 1024, or rows >= 10 and cols >= 512.
 // MEM-LABEL: func.func @row_reduction_dynamic
@@ -188,10 +188,10 @@ func.func @row_reduction_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %ar
 // CHECK-NEXT:    %[[PRED:.*]] = arith.cmpi sgt, %[[BLOCKS]], %[[C80]] : index
 // CHECK-NEXT:    scf.if %[[PRED]] {
 // CHECK-NEXT:      "lmhlo.fusion"
-// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "col0", disc.fusion.tag = "8w32h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32} : () -> ()
+// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "col0", disc.fusion.tag = "8w32h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 1 : i32, disc_cta_size_hint = 256 : i32} : () -> ()
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      "lmhlo.fusion"
-// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "col0", disc.fusion.tag = "8w16h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32} : () -> ()
+// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "col0", disc.fusion.tag = "8w16h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 2 : i32, disc_cta_size_hint = 128 : i32} : () -> ()
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
 // NODEV-LABEL: func.func @col_reduction_dynamic
@@ -199,8 +199,8 @@ func.func @row_reduction_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %ar
 // NODEV:         }) {disc.device = "gpu", disc.fusion.name = "col0", disc.fusion_type = "kColReduction"} : () -> ()
 // NODEV-NEXT:    return
 // TPB-LABEL: func.func @col_reduction_dynamic
-// TPB:           disc.fusion.tag = "8w32h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 128 : i32}
-// TPB:           disc.fusion.tag = "8w16h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32}
+// TPB:           disc.fusion.tag = "8w32h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 1 : i32, disc_cta_size_hint = 128 : i32}
+// TPB:           disc.fusion.tag = "8w16h", disc.fusion_type = "kColReduction", disc_col_reduction_schedule_hint = 2 : i32, disc_cta_size_hint = 128 : i32}
 func.func @col_reduction_dynamic(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %arg2: memref<?xf32>) -> memref<?xf32> {
   "lmhlo.fusion"() ({
     "lmhlo.reduce"(%arg0, %arg1, %arg2) ({
@@ -362,7 +362,7 @@ func.func @cpu_fusions(%arg0: memref<?xf32>, %arg1: memref<?xf32>, %arg2: memref
 // CHECK-NEXT:    }) {disc.device = "gpu", disc.fusion.name = "large", disc.fusion.tag = "_vectile2", disc.fusion_type = "kLoop", disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
 // CHECK-NEXT:    "lmhlo.fusion"() ({
 // CHECK-NEXT:      "lmhlo.reduce"(%arg4, %arg5, %arg6)
-// CHECK:         }) {disc.device = "gpu", disc.fusion.name = "rowstatic", disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
+// CHECK:         }) {disc.device = "gpu", disc.fusion.name = "rowstatic", disc.fusion.tag = "1b1rX_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
 // CHECK-NEXT:    %[[BC:.*]] = memref.alloc() : memref<4x8xf32>
 // CHECK-NEXT:    "lmhlo.fusion"() ({
 // CHECK-NEXT:      "lmhlo.add"(%arg0, %arg1, %arg7)
@@ -407,10 +407,10 @@ func.func @static_shapes(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: 
 // CHECK:         arith.constant 5120 : index
 // CHECK:         scf.if
 // CHECK-NEXT:      "lmhlo.fusion"
-// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion.tag = "_vectile2", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
+// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion.tag = "_vectile2", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 2 : i32} : () -> ()
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      "lmhlo.fusion"
-// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion.tag = "_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
+// CHECK:           }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion.tag = "_vectile2X_no_vectile", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 2 : i32, disc_vectorize_or_tile_hint = 1 : i32} : () -> ()
 // CHECK-NEXT:    }
 // CHECK-NEXT:    "lmhlo.fusion"() ({
 // CHECK-NEXT:      "lmhlo.abs"(%arg3, %arg4)
@@ -429,7 +429,7 @@ func.func @existing_hints_and_dead(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %
       "lmhlo.terminator"() : () -> ()
     }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x?xf32>, memref<f32>, memref<?xf32>) -> ()
     "lmhlo.terminator"() : () -> ()
-  }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion_type = "kRowReduction", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 128 : i32} : () -> ()
+  }) {disc.device = "gpu", disc.fusion.name = "hinted", disc.fusion_type = "kRowReduction", disc_cta_size_hint = 128 : i32, disc_row_reduction_schedule_hint = 2 : i32} : () -> ()
   "lmhlo.fusion"() ({
     "lmhlo.abs"(%arg3, %arg4) : (memref<?xf32>, memref<?xf32>) -> ()
     "lmhlo.terminator"() : () -> ()
@@ -455,7 +455,7 @@ func.func @existing_hints_and_dead(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %
 // CHECK-LABEL: func.func @concat
 // CHECK:         disc.fusion.tag = "_vectile2", disc.fusion_type = "kLoop", disc_vectorize_or_tile_hint = 2 : i32}
 // CHECK-LABEL: func.func @stitch
-// CHECK:         disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kStitch", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32, disc_vectorize_or_tile_hint = 2 : i32}
+// CHECK:         disc.fusion.tag = "1b1rX_vectile2", disc.fusion_type = "kStitch", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32, disc_vectorize_or_tile_hint = 2 : i32}
 // MEM-LABEL: func.func @loop_f16
 // MEM:           %[[C8:.*]] = arith.constant 8 : index
 // MEM-NEXT:      %[[REM:.*]] = arith.remui %{{.*}}, %[[C8]] : index
@@ -469,9 +469,9 @@ func.func @existing_hints_and_dead(%arg0: memref<?x?xf32>, %arg1: memref<f32>, %
 // MEM:           disc.fusion.tag = "_vectile2", disc.fusion_type = "kLoop", disc_vectorize_or_tile_hint = 2 : i32}
 // MEM-LABEL: func.func @stitch
 // MEM-NOT:       disc_vectorize_or_tile_hint
-// MEM:           disc.fusion.tag = "1b1r", disc.fusion_type = "kStitch", disc_row_reduction_schedule_hint = 1 : i32, disc_thread_per_block_hint = 256 : i32}
+// MEM:           disc.fusion.tag = "1b1r", disc.fusion_type = "kStitch", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 1 : i32}
 // MEM-NOT:       disc_vectorize_or_tile_hint
-// MEM:           disc.fusion.tag = "1w1r", disc.fusion_type = "kStitch", disc_row_reduction_schedule_hint = 2 : i32, disc_thread_per_block_hint = 256 : i32}
+// MEM:           disc.fusion.tag = "1w1r", disc.fusion_type = "kStitch", disc_cta_size_hint = 256 : i32, disc_row_reduction_schedule_hint = 2 : i32}
 // MEM-NOT:       disc_vectorize_or_tile_hint
 // MEM:           return
 func.func @loop_f16(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>) -> memref<?x?xf16> {

@@ -1,0 +1,176 @@
+"""convert-scf-to-cf: lower `scf` to unstructured control flow (`cf`).
+
+MLIR's SCFToControlFlow. xDSL's patterns lower `scf.for`, `scf.if` and
+`scf.index_switch`; this pass adds what the DISC pipeline also produces:
+
+* `scf.parallel` -> a nest of `scf.for` (outermost induction variable first);
+  reductions become loop-carried values combined with the `scf.reduce`
+  regions, inlined; the nest is then lowered like any `scf.for`;
+* `scf.while` -> a `before` block list ending in `cf.cond_br` to the `after`
+  blocks or the continuation, and `after` branching back to `before`;
+* `scf.execute_region` -> its blocks inlined, `scf.yield` -> `cf.br` to the
+  continuation block carrying the results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+
+from disc_ir.transforms.registry import register_pass
+
+
+def _inline_reduction(
+    region: Region, lhs: SSAValue, rhs: SSAValue, rewriter: PatternRewriter, before: Operation
+) -> SSAValue:
+    """Clones a `scf.reduce` region's body before `before` with (lhs, rhs) as its
+    arguments; returns the value its `scf.reduce.return` yields."""
+    block = region.block
+    value_map: dict[SSAValue, SSAValue] = {block.args[0]: lhs, block.args[1]: rhs}
+    result: SSAValue | None = None
+    for op in block.ops:
+        if op.name == "scf.reduce.return":
+            result = value_map.get(op.operands[0], op.operands[0])
+            break
+        clone = op.clone(value_mapper=value_map)
+        rewriter.insert_op(clone, InsertPoint.before(before))
+        for old, new in zip(op.results, clone.results, strict=True):
+            value_map[old] = new
+    if result is None:
+        raise ValueError("scf.reduce region without scf.reduce.return")
+    return result
+
+
+class ParallelLowering(RewritePattern):
+    """`scf.parallel` -> nested `scf.for` (reductions as iteration arguments)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, scf.ParallelOp):
+            return
+        body = op.body.block
+        inits = list(op.initVals)
+        loops: list[scf.ForOp] = []
+        ip = InsertPoint.before(op)
+        iter_values: list[SSAValue] = inits
+        for d in range(len(op.lowerBound)):
+            block = Block(arg_types=[IndexType(), *[v.type for v in inits]])
+            loop = scf.ForOp(
+                op.lowerBound[d], op.upperBound[d], op.step[d], iter_values, Region(block)
+            )
+            rewriter.insert_op(loop, ip)
+            if loops:
+                rewriter.insert_op(scf.YieldOp(*loop.results), InsertPoint.after(loop))
+            loops.append(loop)
+            ip = InsertPoint.at_end(block)
+            iter_values = list(block.args[1:])
+        inner = loops[-1].body.block
+        terminator = body.last_op
+        assert terminator is not None
+        rewriter.inline_block(
+            body, InsertPoint.at_end(inner), [loop.body.block.args[0] for loop in loops]
+        )
+        results: list[SSAValue] = []
+        if terminator.name == "scf.reduce":
+            for i, region in enumerate(terminator.regions):
+                results.append(
+                    _inline_reduction(
+                        region, iter_values[i], terminator.operands[i], rewriter, terminator
+                    )
+                )
+        rewriter.replace_op(terminator, scf.YieldOp(*results))
+        rewriter.replace_op(op, [], list(loops[0].results))
+
+
+class WhileLowering(RewritePattern):
+    """`scf.while` -> `cf` blocks (MLIR's WhileLowering)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, scf.WhileOp):
+            return
+        current = op.parent_block()
+        assert current is not None
+        continuation = current.split_before(op)
+        for arg_type in op.result_types:
+            continuation.insert_arg(arg_type, len(continuation.args))
+        before_first = op.before_region.first_block
+        after_first = op.after_region.first_block
+        assert before_first is not None and after_first is not None
+        before_last = op.before_region.last_block
+        after_last = op.after_region.last_block
+        assert before_last is not None and after_last is not None
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(continuation))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(continuation))
+        rewriter.insert_op(BranchOp(before_first, *op.arguments), InsertPoint.at_end(current))
+        condition = before_last.last_op
+        assert condition is not None and condition.name == "scf.condition"
+        cond, *args = condition.operands
+        rewriter.replace_op(
+            condition, ConditionalBranchOp(cond, after_first, args, continuation, args)
+        )
+        yield_op = after_last.last_op
+        assert yield_op is not None
+        rewriter.replace_op(yield_op, BranchOp(before_first, *yield_op.operands))
+        rewriter.replace_op(op, [], list(continuation.args))
+
+
+class ExecuteRegionLowering(RewritePattern):
+    """`scf.execute_region` -> its blocks inlined, yields branching to the continuation."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "scf.execute_region":
+            return
+        current = op.parent_block()
+        assert current is not None
+        continuation = current.split_before(op)
+        for arg_type in op.result_types:
+            continuation.insert_arg(arg_type, len(continuation.args))
+        region = op.regions[0]
+        first = region.first_block
+        assert first is not None
+        blocks = list(region.blocks)
+        rewriter.inline_region(region, BlockInsertPoint.before(continuation))
+        rewriter.insert_op(BranchOp(first), InsertPoint.at_end(current))
+        for block in blocks:
+            term = block.last_op
+            if term is not None and term.name == "scf.yield":
+                rewriter.replace_op(term, BranchOp(continuation, *term.operands))
+        rewriter.replace_op(op, [], list(continuation.args))
+
+
+def scf_to_cf_patterns() -> list[RewritePattern]:
+    """xDSL's scf.for / scf.if / scf.index_switch lowerings plus the ones above."""
+    return [
+        ParallelLowering(),
+        WhileLowering(),
+        ExecuteRegionLowering(),
+        SwitchLowering(),
+        IfLowering(),
+        ForLowering(),
+    ]
+
+
+@register_pass
+@dataclass(frozen=True)
+class ConvertScfToCfPass(ModulePass):
+    """Convert SCF dialect to ControlFlow dialect, replacing structured control flow with a CFG."""
+
+    name = "convert-scf-to-cf"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(scf_to_cf_patterns()), apply_recursively=True
+        ).rewrite_module(op)

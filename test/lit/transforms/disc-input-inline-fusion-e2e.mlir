@@ -1,0 +1,54 @@
+// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops -disc-input-inline-fusion -cse -canonicalize | FileCheck %s
+
+// Roots pass then inline fusion, then cse + canonicalize: the
+// linearize / delinearize pairs of the loop cancel; no lmhlo op is left.
+// CHECK-LABEL: func.func @e2e
+// CHECK:         "lmhlo.fusion"() ({
+// CHECK-NOT:       lmhlo.exponential
+// CHECK-NOT:       lmhlo.negate
+// CHECK:           scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK-NOT:         disc_shape.delinearize
+// CHECK:             %[[X:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x?xf32>
+// CHECK:             math.exp %[[X]]
+// CHECK:             arith.negf
+// CHECK:           "lmhlo.terminator"
+func.func @e2e(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
+  "lmhlo.fusion"() ({
+    "lmhlo.exponential"(%a, %e) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.negate"(%e, %o) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "e2e", disc.fusion_type = "kLoop"} : () -> ()
+  return %o : memref<?x?xf32>
+}
+
+// -----
+
+// A kStitch fusion on CPU: sub-roots materialised, the broadcast inlined into
+// the division loop; no lmhlo op is left.
+// CHECK-LABEL: func.func @stitch_softmax
+// CHECK-NOT:     lmhlo.dynamic_broadcast_in_dim
+// CHECK:         scf.parallel
+// CHECK:           math.exp
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK:           %[[E:.*]] = memref.load %arg1[%[[I]], %[[J]]]
+// CHECK:           %[[SEL:.*]] = arith.select %{{.*}}, %[[I]], %{{.*}} : index
+// CHECK:           %[[S:.*]] = memref.load %arg3[%[[SEL]]] : memref<?xf32>
+// CHECK:           arith.divf %[[E]], %[[S]] : f32
+// CHECK-NOT:     "lmhlo.{{[a-z_]+}}"(%
+// CHECK:         "lmhlo.terminator"
+func.func @stitch_softmax(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memref<f32>, %s: memref<?xf32>, %shape: memref<2xindex>, %bs: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
+  "lmhlo.fusion"() ({
+    "lmhlo.exponential"(%a, %e) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.reduce"(%e, %init, %s) ({
+    ^bb0(%x: memref<f32>, %y: memref<f32>, %z: memref<f32>):
+      "lmhlo.add"(%x, %y, %z) : (memref<f32>, memref<f32>, memref<f32>) -> ()
+      "lmhlo.terminator"() : () -> ()
+    }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x?xf32>, memref<f32>, memref<?xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%s, %shape, %bs) {broadcast_dimensions = dense<0> : tensor<1xi64>} : (memref<?xf32>, memref<2xindex>, memref<?x?xf32>) -> ()
+    "lmhlo.divide"(%e, %bs, %o) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "softmax", disc.fusion_type = "kStitch"} : () -> ()
+  return %o : memref<?x?xf32>
+}
