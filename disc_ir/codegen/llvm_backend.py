@@ -74,14 +74,18 @@ ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, ir.Block]
 
 
-def _add_incoming(dest: Block, values: tuple[SSAValue, ...] | list[SSAValue], vmap: ValueMap, current: ir.Block) -> None:
+def _add_incoming(
+    dest: Block, values: tuple[SSAValue, ...] | list[SSAValue], vmap: ValueMap, current: ir.Block
+) -> None:
     for arg, value in zip(dest.args, values, strict=True):
         phi = vmap[arg]
         assert isinstance(phi, ir.PhiInstr)
         phi.add_incoming(vmap[value], current)
 
 
-def _convert_switch(op: dllvm.SwitchOp, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> None:
+def _convert_switch(
+    op: dllvm.SwitchOp, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap
+) -> None:
     parent = op.parent_block()
     assert parent is not None
     current = bmap[parent]
@@ -89,7 +93,9 @@ def _convert_switch(op: dllvm.SwitchOp, builder: ir.IRBuilder, vmap: ValueMap, b
     flag = vmap[op.value]
     switch = builder.switch(flag, bmap[op.default_destination])
     seen: set[Block] = {op.default_destination}
-    for i, (value, dest) in enumerate(zip(op.case_values_list(), op.case_destinations, strict=True)):
+    for i, (value, dest) in enumerate(
+        zip(op.case_values_list(), op.case_destinations, strict=True)
+    ):
         if dest not in seen:
             _add_incoming(dest, op.operands_of_case(i), vmap, current)
             seen.add(dest)
@@ -224,7 +230,9 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
 
 def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
     gtype = convert_type(op.global_type)
-    gvar = ir.GlobalVariable(module, gtype, name=op.sym_name.data, addrspace=op.addr_space.value.data)
+    gvar = ir.GlobalVariable(
+        module, gtype, name=op.sym_name.data, addrspace=op.addr_space.value.data
+    )
     linkage = op.linkage.linkage.data
     gvar.linkage = linkage
     if op.constant is not None:

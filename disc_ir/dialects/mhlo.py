@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -2113,5 +2114,22 @@ MHLO_OPS: list[type[IRDLOperation]] = [
     FftOp,
 ]
 
-MHLO = Dialect("mhlo", MHLO_OPS, list(HLO_ATTRIBUTES))
+
+class MhloConstantMaterializer(ConstantMaterializationInterface):
+    """mlir-hlo's `MhloDialect::materializeConstant`: elements attributes become `mhlo.constant`.
+
+    The constant takes `type_` as its result type (a tensor of the value's
+    shape and element type, possibly with an encoding); other values are not
+    materialized by mhlo.
+    """
+
+    def materialize_constant(self, value: Attribute, type: Attribute) -> Operation | None:
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            return None
+        if not _types_same_ignoring_encoding(value.get_type(), type):
+            return None
+        return ConstantOp.create(attributes={"value": value}, result_types=[type])
+
+
+MHLO = Dialect("mhlo", MHLO_OPS, list(HLO_ATTRIBUTES), [MhloConstantMaterializer()])
 """The mhlo dialect: ops above plus the `#mhlo...` attributes of hlo_attrs."""

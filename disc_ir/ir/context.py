@@ -47,7 +47,6 @@ _DISC_DIALECTS: dict[str, str] = {
     "affine": "disc_ir.dialects.upstream.affine:AFFINE",
     "llvm": "disc_ir.dialects.upstream.llvm:LLVM",
     "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
-    "tensor": "disc_ir.dialects.upstream.tensor:TENSOR",
 }
 
 

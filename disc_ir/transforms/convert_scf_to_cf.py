@@ -47,7 +47,7 @@ def _inline_reduction(
             result = value_map.get(op.operands[0], op.operands[0])
             break
         clone = op.clone(value_mapper=value_map)
-        rewriter.insert_op(clone, InsertPoint.before(before))
+        rewriter.insert(clone, InsertPoint.before(before))
         for old, new in zip(op.results, clone.results, strict=True):
             value_map[old] = new
     if result is None:
@@ -71,9 +71,9 @@ class ParallelLowering(RewritePattern):
             loop = scf.ForOp(
                 op.lowerBound[d], op.upperBound[d], op.step[d], iter_values, Region(block)
             )
-            rewriter.insert_op(loop, ip)
+            rewriter.insert(loop, ip)
             if loops:
-                rewriter.insert_op(scf.YieldOp(*loop.results), InsertPoint.after(loop))
+                rewriter.insert(scf.YieldOp(*loop.results), InsertPoint.after(loop))
             loops.append(loop)
             ip = InsertPoint.at_end(block)
             iter_values = list(block.args[1:])
@@ -91,8 +91,8 @@ class ParallelLowering(RewritePattern):
                         region, iter_values[i], terminator.operands[i], rewriter, terminator
                     )
                 )
-        rewriter.replace_op(terminator, scf.YieldOp(*results))
-        rewriter.replace_op(op, [], list(loops[0].results))
+        rewriter.replace(terminator, scf.YieldOp(*results))
+        rewriter.replace(op, [], list(loops[0].results))
 
 
 class WhileLowering(RewritePattern):
@@ -114,17 +114,17 @@ class WhileLowering(RewritePattern):
         assert before_last is not None and after_last is not None
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(continuation))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(continuation))
-        rewriter.insert_op(BranchOp(before_first, *op.arguments), InsertPoint.at_end(current))
+        rewriter.insert(BranchOp(before_first, *op.arguments), InsertPoint.at_end(current))
         condition = before_last.last_op
         assert condition is not None and condition.name == "scf.condition"
         cond, *args = condition.operands
-        rewriter.replace_op(
+        rewriter.replace(
             condition, ConditionalBranchOp(cond, after_first, args, continuation, args)
         )
         yield_op = after_last.last_op
         assert yield_op is not None
-        rewriter.replace_op(yield_op, BranchOp(before_first, *yield_op.operands))
-        rewriter.replace_op(op, [], list(continuation.args))
+        rewriter.replace(yield_op, BranchOp(before_first, *yield_op.operands))
+        rewriter.replace(op, [], list(continuation.args))
 
 
 class ExecuteRegionLowering(RewritePattern):
@@ -143,12 +143,12 @@ class ExecuteRegionLowering(RewritePattern):
         assert first is not None
         blocks = list(region.blocks)
         rewriter.inline_region(region, BlockInsertPoint.before(continuation))
-        rewriter.insert_op(BranchOp(first), InsertPoint.at_end(current))
+        rewriter.insert(BranchOp(first), InsertPoint.at_end(current))
         for block in blocks:
             term = block.last_op
             if term is not None and term.name == "scf.yield":
-                rewriter.replace_op(term, BranchOp(continuation, *term.operands))
-        rewriter.replace_op(op, [], list(continuation.args))
+                rewriter.replace(term, BranchOp(continuation, *term.operands))
+        rewriter.replace(op, [], list(continuation.args))
 
 
 def scf_to_cf_patterns() -> list[RewritePattern]:

@@ -46,7 +46,7 @@ class _Builder:
         self.ip = InsertPoint.before(before)
 
     def emit(self, op: Operation) -> SSAValue:
-        self.rewriter.insert_op(op, self.ip)
+        self.rewriter.insert(op, self.ip)
         return op.results[0]
 
     def const(self, value: int) -> SSAValue:
@@ -84,9 +84,7 @@ def expand_affine_expr(
     raise ValueError(f"unexpected affine expression {expr}")
 
 
-def expand_affine_map(
-    b: _Builder, amap: AffineMap, operands: Sequence[SSAValue]
-) -> list[SSAValue]:
+def expand_affine_map(b: _Builder, amap: AffineMap, operands: Sequence[SSAValue]) -> list[SSAValue]:
     """The results of `amap` applied to `operands` (dims, then symbols)."""
     dims = operands[: amap.num_dims]
     symbols = operands[amap.num_dims :]
@@ -117,21 +115,19 @@ class LowerAffineOps(RewritePattern):
         match op.name:
             case "affine.apply":
                 (value,) = expand_affine_map(b, _map(op), op.operands)
-                rewriter.replace_op(op, [], [value])
+                rewriter.replace(op, [], [value])
             case "affine.min" | "affine.max":
                 values = expand_affine_map(b, _map(op), op.operands)
                 result = _reduce(b, values, "slt" if op.name == "affine.min" else "sgt")
-                rewriter.replace_op(op, [], [result])
+                rewriter.replace(op, [], [result])
             case "affine.load":
                 indices = expand_affine_map(b, _map(op), op.operands[1:])
-                rewriter.replace_op(op, memref.LoadOp.get(op.operands[0], indices))
+                rewriter.replace(op, memref.LoadOp.get(op.operands[0], indices))
             case "affine.store":
                 indices = expand_affine_map(b, _map(op), op.operands[2:])
-                rewriter.replace_op(
-                    op, memref.StoreOp.get(op.operands[0], op.operands[1], indices)
-                )
+                rewriter.replace(op, memref.StoreOp.get(op.operands[0], op.operands[1], indices))
             case "affine.yield":
-                rewriter.replace_op(op, scf.YieldOp(*op.operands))
+                rewriter.replace(op, scf.YieldOp(*op.operands))
             case "affine.for":
                 self._for(op, b, rewriter)
             case _:
@@ -150,7 +146,7 @@ class LowerAffineOps(RewritePattern):
             list(op.inits),  # type: ignore[attr-defined]
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 @register_pass

@@ -22,7 +22,9 @@ from disc_ir.runtime import RalContext, RalContextOptions, RalInputError
 from disc_ir.transforms.registry import get_pass
 
 
-def lower(source: str, passes: tuple[str, ...] = ("lower-affine", "convert-scf-to-cf", "disc-to-llvm")):
+def lower(
+    source: str, passes: tuple[str, ...] = ("lower-affine", "convert-scf-to-cf", "disc-to-llvm")
+):
     ctx = make_context()
     module = DiscParser(ctx, source).parse_module()
     for name in passes:
@@ -421,12 +423,16 @@ func.func @main(%ctx: !disc_ral.context) {
 """
 
 
-@pytest.mark.skipif(get_pass("disc-outline-cpu-kernel") is None, reason="no disc-outline-cpu-kernel")
+@pytest.mark.skipif(
+    get_pass("disc-outline-cpu-kernel") is None, reason="no disc-outline-cpu-kernel"
+)
 def test_cpu_kernel_launch_end_to_end():
     passes = ("disc-outline-cpu-kernel", "convert-scf-to-cf", "disc-to-llvm")
     module = lower(CPU_LAUNCH, passes)
     text = module_to_llvm_ir(module)
-    assert "ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void" in text
+    assert (
+        "ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void" in text
+    )
     jit = HostJit(text)
     a = np.random.default_rng(2).standard_normal((301, 67)).astype(np.float32)
     with RalContext(RalContextOptions(num_threads=4)) as rc:
@@ -466,3 +472,11 @@ def test_backend_translates_extension_ops():
 def test_invalid_llvm_ir_is_a_backend_error():
     with pytest.raises(BackendError):
         parse_llvm_ir("define void @f() { ret i32 0 }")
+
+
+def test_views_through_expand_strided_metadata():
+    a = np.arange(24, dtype=np.float32).reshape(4, 6)
+    passes = ("expand-strided-metadata", "convert-scf-to-cf", "disc-to-llvm")
+    out, out2 = run(VIEWS, [a], passes=passes)
+    np.testing.assert_array_equal(out, a[1:3, 2:5])
+    np.testing.assert_array_equal(out2, a.reshape(6, 4))

@@ -103,9 +103,7 @@ class ExtractElementOp(IRDLOperation):
     def __init__(self, vector: Operation | SSAValue, position: Operation | SSAValue):
         vector_type = SSAValue.get(vector).type
         assert isinstance(vector_type, VectorType)
-        super().__init__(
-            operands=[vector, position], result_types=[vector_type.get_element_type()]
-        )
+        super().__init__(operands=[vector, position], result_types=[vector_type.get_element_type()])
 
 
 @irdl_op_definition

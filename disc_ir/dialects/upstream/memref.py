@@ -8,6 +8,8 @@ xDSL's ops are kept where their syntax and checks match MLIR's. Replaced here
 * `memref.copy %a, %b : memref<...> to memref<...>` -- custom syntax; shapes
   need only be compatible (`?` matches any size), as MLIR's
   `SameOperandsShape`;
+* `memref.rank %m : memref<?x?xf32>` -- custom syntax (xDSL has only the
+  generic form); ranked and unranked memrefs;
 * `memref.atomic_rmw addf %v, %m[%i] : (f32, memref<?xf32>) -> f32` -- custom
   syntax; the `kind` is MLIR's `arith::AtomicRMWKind` stored as an i64
   (`maxf`/`minf`, the names of BladeDISC's MLIR, are read as
@@ -33,6 +35,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Dialect, Operation
+from xdsl.irdl import irdl_op_definition, operand_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -228,7 +231,23 @@ class AtomicRMWOp(xmemref.AtomicRMWOp):
             )
 
 
-_REPLACED: dict[str, type[Operation]] = {op.name: op for op in (CastOp, CopyOp, AtomicRMWOp)}
+@irdl_op_definition
+class RankOp(xmemref.RankOp):
+    """`memref.rank %m : memref<?x?xf32>`: the rank of a ranked or unranked memref, as index."""
+
+    name = "memref.rank"
+    source = operand_def(MemRefType | UnrankedMemRefType)
+    rank = result_def(IndexType)
+
+    assembly_format = "$source attr-dict `:` type($source)"
+
+    def verify_(self) -> None:
+        """Nothing beyond the operand/result constraints (xDSL's checks ranked memrefs only)."""
+
+
+_REPLACED: dict[str, type[Operation]] = {
+    op.name: op for op in (CastOp, CopyOp, AtomicRMWOp, RankOp)
+}
 
 MEMREF = Dialect(
     "memref",

@@ -25,10 +25,18 @@ from __future__ import annotations
 from typing import Self
 
 from xdsl.dialects import scf as xscf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, i1
+from xdsl.dialects.utils import parse_assignment
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+
+def _parse_arrow_type_list(parser: Parser) -> list[Attribute]:
+    """MLIR's `parseArrowTypeList` after the `->`: `(T1, T2)`, `()` or a single `T`."""
+    types = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    return list(types) if types is not None else [parser.parse_type()]
 
 
 def _print_types_arrow(printer: Printer, types: tuple[Attribute, ...]) -> None:
@@ -193,7 +201,26 @@ class ParallelOp(xscf.ParallelOp):
 
 
 class IfOp(xscf.IfOp):
-    """`scf.if %c [-> (T)] { ... } [else { ... }] [{attrs}]`."""
+    """`scf.if %c [-> (T)] { ... } [else { ... }] [{attrs}]`.
+
+    As MLIR's parser, a single result type may be written without parentheses
+    (`-> T`); the printer always writes `-> (T, ...)` as MLIR's `IfOp::print`.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        cond = parser.parse_operand(i1)
+        return_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            return_types = _parse_arrow_type_list(parser)
+        then_region = cls.parse_region_with_yield(parser)
+        else_region = (
+            cls.parse_region_with_yield(parser)
+            if parser.parse_optional_keyword("else")
+            else Region()
+        )
+        attr_dict = parser.parse_optional_attr_dict()
+        return cls(cond, return_types, then_region, else_region, attr_dict)
 
     def print(self, printer: Printer) -> None:
         attrs = self.attributes
@@ -203,6 +230,48 @@ class IfOp(xscf.IfOp):
         finally:
             self.attributes = attrs
         printer.print_op_attributes(attrs)
+
+
+class ForOp(xscf.ForOp):
+    """`scf.for %i = %lb to %ub step %s [iter_args(%a = %x) -> (T)] [: type] { ... }`.
+
+    As MLIR's parser, the iter_args result types may be a single type without
+    parentheses (`-> T`); the printer writes `-> (T, ...)` as MLIR's `ForOp::print`.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        indvar = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lb = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        ub = parser.parse_unresolved_operand()
+        parser.parse_keyword("step")
+        step = parser.parse_unresolved_operand()
+        pos = parser.pos
+        iter_args: list[Parser.UnresolvedArgument] = []
+        inits: list[UnresolvedOperand] = []
+        types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args"):
+            for arg, init in parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            ):
+                iter_args.append(arg)
+                inits.append(init)
+            parser.parse_punctuation("->")
+            types = _parse_arrow_type_list(parser)
+        init_values = parser.resolve_operands(inits, types, pos)
+        block_args = [arg.resolve(t) for arg, t in zip(iter_args, types, strict=False)]
+        indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        bounds = [parser.resolve_operand(v, indvar_type) for v in (lb, ub, step)]
+        body = parser.parse_region((indvar.resolve(indvar_type), *block_args))
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(*bounds, init_values, body)
+        op.attributes |= attrs
+        if not iter_args:
+            for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+                ensure_terminator(op, trait)
+        return op
 
 
 class ExecuteRegionOp(xscf.ExecuteRegionOp):
@@ -229,7 +298,7 @@ class ExecuteRegionOp(xscf.ExecuteRegionOp):
 
 
 _REPLACED: dict[str, type[Operation]] = {
-    op.name: op for op in (ParallelOp, ReduceOp, IfOp, ExecuteRegionOp)
+    op.name: op for op in (ParallelOp, ReduceOp, IfOp, ForOp, ExecuteRegionOp)
 }
 
 SCF = Dialect(

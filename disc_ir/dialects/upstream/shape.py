@@ -125,7 +125,7 @@ def is_size_or_index(typ: Attribute) -> bool:
 
 def _check(op: Operation, ok: bool, message: str) -> None:
     if not ok:
-        raise VerifyException(f"'{op.name}' op {message}")
+        raise VerifyException(message)
 
 
 def _verify_shapes_in(op: Operation, values: Sequence[SSAValue], what: str = "operand") -> None:
@@ -196,16 +196,16 @@ class ShapeOfOp(IRDLOperation):
         _verify_shape_result(self, [self.arg], self.result)
         if isinstance(arg_type, ValueShapeType) and not isinstance(self.result.type, ShapeType):
             raise VerifyException(
-                "'shape.shape_of' op if at least one of the operands can hold error values "
+                "if at least one of the operands can hold error values "
                 "then the result must be of type `shape` to propagate them"
             )
         result_type = self.result.type
         if isinstance(result_type, TensorType) and isinstance(arg_type, ShapedType):
             extents = result_type.get_shape()[0]
             rank = len(arg_type.get_shape()) if _is_ranked(arg_type) else -1
-            if extents != -1 and rank != -1 and extents != rank:
+            if extents >= 0 and rank >= 0 and extents != rank:
                 raise VerifyException(
-                    f"'shape.shape_of' op result type {result_type} does not match the "
+                    f"result type {result_type} does not match the "
                     f"rank {rank} of operand type {arg_type}"
                 )
 

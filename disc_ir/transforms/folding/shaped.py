@@ -7,6 +7,7 @@
   `cast(cast(x))` reads `x` when the inner cast only lost static information.
 - `memref.load` / `memref.store` / `memref.dealloc`: a `memref.cast` operand
   that only lost static information is replaced by its source (in place).
+- `memref.rank` / `tensor.rank` of a ranked operand folds to a constant;
 - `tensor.extract` of `tensor.from_elements` (constant indices) or of a dense
   constant folds to the element; `tensor.from_elements` of constants folds
   to a dense constant.
@@ -210,3 +211,12 @@ def fold_from_elements(op: Operation, consts: Consts) -> FoldResult | None:
         return (DenseIntOrFPElementsAttr.from_list(result_type, values),)  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 - an element type xDSL cannot store densely: no fold
         return None
+
+
+@register_folder("memref.rank", "tensor.rank")
+def fold_rank(op: Operation, consts: Consts) -> FoldResult | None:
+    """MLIR's RankOp::fold: the rank of a ranked operand is a constant index."""
+    shape = _shape(op.operands[0].type)
+    if shape is None:
+        return None
+    return (make_int_attr(len(shape), IndexType()),)

@@ -31,10 +31,10 @@ from xdsl.utils.hints import isa
 
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.transforms.lowering.llvm_common import (
-    get_attr,
     Emitter,
     convert_type,
     fail,
+    get_attr,
     llvm_value,
     replace_op,
 )

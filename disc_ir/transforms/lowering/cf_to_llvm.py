@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
@@ -18,13 +17,15 @@ from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.transforms.lowering.llvm_common import llvm_value
 
 
-def _values(op: Operation, values: tuple[SSAValue, ...], rewriter: PatternRewriter) -> list[SSAValue]:
+def _values(
+    op: Operation, values: tuple[SSAValue, ...], rewriter: PatternRewriter
+) -> list[SSAValue]:
     return [llvm_value(v, rewriter, op) for v in values]
 
 
 def _br(op: Operation, rewriter: PatternRewriter) -> None:
     args = _values(op, tuple(op.operands), rewriter)
-    rewriter.replace_op(op, llvm.BrOp(op.successors[0], *args))
+    rewriter.replace(op, llvm.BrOp(op.successors[0], *args))
 
 
 def _cond_br(op: Operation, rewriter: PatternRewriter) -> None:
@@ -32,7 +33,7 @@ def _cond_br(op: Operation, rewriter: PatternRewriter) -> None:
     then_args = _values(op, tuple(op.then_arguments), rewriter)  # type: ignore[attr-defined]
     else_args = _values(op, tuple(op.else_arguments), rewriter)  # type: ignore[attr-defined]
     new = llvm.CondBrOp(cond, op.successors[0], then_args, op.successors[1], else_args)
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
 
 
 def _switch(op: Operation, rewriter: PatternRewriter) -> None:
@@ -55,11 +56,11 @@ def _switch(op: Operation, rewriter: PatternRewriter) -> None:
         list(op.successors[1:]),
         case_ops,
     )
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
 
 
 def _assert(op: Operation, rewriter: PatternRewriter) -> None:
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 HANDLERS = {
@@ -84,4 +85,4 @@ def cf_to_llvm_patterns() -> list[RewritePattern]:
     return [CfToLLVM()]
 
 
-__all__ = ["CfToLLVM", "IntegerAttr", "cf_to_llvm_patterns"]
+__all__ = ["CfToLLVM", "cf_to_llvm_patterns"]

@@ -39,10 +39,10 @@ from xdsl.rewriter import InsertPoint
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.runtime.abi import encode_ral_api_name as encode_abi_name
 from disc_ir.transforms.lowering.llvm_common import (
-    get_attr,
     PTR,
     Emitter,
     fail,
+    get_attr,
     lookup_symbol,
     materialize_source,
     module_of,
@@ -95,12 +95,12 @@ def _promote(em: Emitter, values: Sequence[SSAValue], before: Operation) -> list
 def _recv_input(op: Operation, rewriter: PatternRewriter) -> None:
     ctx, index = op.operands
     dispatch = DispatchOp(ctx, [index], [op.results[0].type], "ral_recv_input", "cpu")
-    rewriter.replace_op(op, dispatch)
+    rewriter.replace(op, dispatch)
 
 
 def _send_output(op: Operation, rewriter: PatternRewriter) -> None:
     ctx, index, value = op.operands
-    rewriter.replace_op(op, DispatchOp(ctx, [index, value], [], "ral_send_output", "cpu"))
+    rewriter.replace(op, DispatchOp(ctx, [index, value], [], "ral_send_output", "cpu"))
 
 
 def _get_pointer(op: Operation, rewriter: PatternRewriter) -> None:
@@ -140,9 +140,9 @@ def _packed_kernel(
         linkage=llvm.LinkageAttr("external"),
         body=Region([block]),
     )
-    rewriter.insert_op(func, InsertPoint.at_end(module.body.block))
+    rewriter.insert(func, InsertPoint.at_end(module.body.block))
     ret = llvm.ReturnOp()
-    rewriter.insert_op(ret, InsertPoint.at_end(block))
+    rewriter.insert(ret, InsertPoint.at_end(block))
     em = Emitter(rewriter, ret)
     unpacked: list[SSAValue] = []
     params = block.args[3]
@@ -184,10 +184,12 @@ def _cpu_launch(op: Operation, rewriter: PatternRewriter) -> None:
     call_slots += [fn_ptr, params]
     args = pack_slots(em, call_slots)
     dispatch_func = get_or_insert_dispatch_function(module, rewriter)
-    api = get_or_create_global_string(module, CPU_LAUNCH_API, CPU_LAUNCH_API.encode() + b"\0", rewriter)
+    api = get_or_create_global_string(
+        module, CPU_LAUNCH_API, CPU_LAUNCH_API.encode() + b"\0", rewriter
+    )
     api_ptr = load_global_string(api, rewriter, op)
     em.emit(llvm.CallOp(dispatch_func.sym_name.data, slots[0], api_ptr, args))
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 HANDLERS: dict[str, Handler] = {

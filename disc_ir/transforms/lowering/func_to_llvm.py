@@ -22,14 +22,13 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.transforms.lowering.llvm_common import (
-    get_attr,
     Emitter,
     MemRefDescriptor,
     cast_value,
     convert_type,
     expanded_arg_types,
     fail,
-    llvm_value,
+    get_attr,
     replace_op,
     retype_block_args,
 )
@@ -63,7 +62,9 @@ def expand_operands(values: list[SSAValue] | tuple[SSAValue, ...], em: Emitter) 
     return out
 
 
-def _convert_entry_args(func: llvm.FuncOp, arg_types: list[Attribute], rewriter: PatternRewriter) -> None:
+def _convert_entry_args(
+    func: llvm.FuncOp, arg_types: list[Attribute], rewriter: PatternRewriter
+) -> None:
     entry = func.body.blocks.first
     if entry is None:
         return
@@ -124,7 +125,7 @@ def _func(op: Operation, rewriter: PatternRewriter) -> None:
         body=body,
         extra_attrs=attrs,
     )
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
     if body.blocks:
         _convert_entry_args(new, list(llvm_type.inputs.data), rewriter)
         for block in list(body.blocks)[1:]:
@@ -139,7 +140,7 @@ def _return(op: Operation, rewriter: PatternRewriter) -> None:
         for i, v in enumerate(values):
             struct = em.insert(struct, v, [i])
         values = [struct]
-    rewriter.replace_op(op, llvm.ReturnOp(values[0] if values else None))
+    rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
 
 
 def _call(op: Operation, rewriter: PatternRewriter) -> None:
@@ -158,9 +159,7 @@ def _call(op: Operation, rewriter: PatternRewriter) -> None:
         replace_op(op, rewriter, [], [call.returned] if call.returned else [])
         return
     assert call.returned is not None
-    values = [
-        em.extract(call.returned, [i], convert_type(t)) for i, t in enumerate(result_types)
-    ]
+    values = [em.extract(call.returned, [i], convert_type(t)) for i, t in enumerate(result_types)]
     replace_op(op, rewriter, [], values)
 
 
@@ -191,5 +190,4 @@ __all__ = [
     "converted_result_type",
     "expand_operands",
     "func_to_llvm_patterns",
-    "llvm_value",
 ]

@@ -178,7 +178,7 @@ def cast_value(
     ):
         return owner.inputs[0]
     cast = UnrealizedConversionCastOp.get([value], [type_])
-    rewriter.insert_op(cast, ip)
+    rewriter.insert(cast, ip)
     return cast.results[0]
 
 
@@ -202,15 +202,15 @@ def replace_op(
 ) -> None:
     """Inserts `new_ops` before `op` and replaces `op`'s results by `new_values`
     (LLVM-typed), cast back to the original result types where they differ."""
-    rewriter.insert_op(list(new_ops), InsertPoint.before(op))
+    rewriter.insert(list(new_ops), InsertPoint.before(op))
     results: list[SSAValue] = []
     for old, new in zip(op.results, new_values, strict=True):
         if old.type != new.type:
             cast = UnrealizedConversionCastOp.get([new], [old.type])
-            rewriter.insert_op(cast, InsertPoint.before(op))
+            rewriter.insert(cast, InsertPoint.before(op))
             new = cast.results[0]
         results.append(new)
-    rewriter.replace_op(op, [], results)
+    rewriter.replace(op, [], results)
 
 
 def retype_block_args(block: Block, rewriter: PatternRewriter) -> None:
@@ -222,7 +222,7 @@ def retype_block_args(block: Block, rewriter: PatternRewriter) -> None:
         original = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, target)
         cast = UnrealizedConversionCastOp.get([new_arg], [original])
-        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        rewriter.insert(cast, InsertPoint.at_start(block))
         rewriter.replace_uses_with_if(
             new_arg, cast.results[0], lambda use, c=cast: use.operation is not c
         )
@@ -241,7 +241,7 @@ class Emitter:
         self.ip = ip if isinstance(ip, InsertPoint) else InsertPoint.before(ip)
 
     def emit(self, op: Operation) -> Operation:
-        self.rewriter.insert_op(op, self.ip)
+        self.rewriter.insert(op, self.ip)
         return op
 
     def value(self, op: Operation) -> SSAValue:
@@ -327,7 +327,9 @@ class Emitter:
         op = llvm.GEPOp.from_mixed_indices(ptr, list(indices), elem_type, inbounds=inbounds)
         return self.value(op)
 
-    def alloca(self, elem_type: Attribute, count: int | SSAValue = 1, alignment: int = 0) -> SSAValue:
+    def alloca(
+        self, elem_type: Attribute, count: int | SSAValue = 1, alignment: int = 0
+    ) -> SSAValue:
         size = self.i64(count) if isinstance(count, int) else count
         op = llvm.AllocaOp(size, elem_type, alignment=alignment or 1)
         if not alignment:
@@ -469,9 +471,7 @@ def ral_context_of(op: Operation, rewriter: PatternRewriter) -> SSAValue:
         entry.args[0].type, RalExecutionContextType | llvm.LLVMPointerType
     ):
         raise fail(op, "the enclosing function's first argument is not a RAL context")
-    return cast_value(
-        entry.args[0], RalExecutionContextType(), rewriter, InsertPoint.before(op)
-    )
+    return cast_value(entry.args[0], RalExecutionContextType(), rewriter, InsertPoint.before(op))
 
 
 __all__ = [

@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
-    IntegerAttr,
     VectorType,
     i1,
 )
@@ -28,9 +27,9 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.transforms.lowering.arith_to_llvm import intrinsic_name
 from disc_ir.transforms.lowering.llvm_common import (
-    get_attr,
     Emitter,
     fail,
+    get_attr,
     llvm_value,
     lookup_symbol,
     module_of,
@@ -159,7 +158,7 @@ def _libm(name: str) -> Handler:
                 llvm.LLVMFunctionType([t] * len(args), t),
                 linkage=llvm.LinkageAttr("external"),
             )
-            rewriter.insert_op(decl, InsertPoint.at_end(module.body.block))
+            rewriter.insert(decl, InsertPoint.at_end(module.body.block))
         call = llvm.CallOp(symbol, *args, return_type=t)
         replace_op(op, rewriter, [call], [call.results[0]])
 
@@ -222,4 +221,4 @@ def math_to_llvm_patterns() -> list[RewritePattern]:
     return [MathToLLVM()]
 
 
-__all__ = ["HANDLERS", "IntegerAttr", "MathToLLVM", "math_to_llvm_patterns"]
+__all__ = ["HANDLERS", "MathToLLVM", "math_to_llvm_patterns"]

@@ -158,7 +158,7 @@ def _dealloc(op: Operation, rewriter: PatternRewriter) -> None:
     em = Emitter(rewriter, op)
     ptr = MemRefDescriptor.of(em, source).allocated_ptr(em)
     em.emit(DispatchOp(ctx, [ptr], [], RAL_DEALLOC, memref_device(source.type)))
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 def _alloca(op: Operation, rewriter: PatternRewriter) -> None:
@@ -196,7 +196,7 @@ def _store(op: Operation, rewriter: PatternRewriter) -> None:
     desc = MemRefDescriptor.of(em, op.operands[1])
     ptr = desc.element_ptr(em, [em.llvm(i) for i in op.operands[2:]])
     em.emit(llvm.StoreOp(value, ptr))
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 def _dim(op: Operation, rewriter: PatternRewriter) -> None:
@@ -250,7 +250,7 @@ def _reinterpret_cast(op: Operation, rewriter: PatternRewriter) -> None:
     replace_op(op, rewriter, [], [desc.value])
 
 
-def _dropped_dims(sizes: Sequence[int], result_shape: Sequence[int]) -> set[int]:
+def dropped_subview_dims(sizes: Sequence[int], result_shape: Sequence[int]) -> set[int]:
     """Dims of a rank-reducing subview that are dropped: a greedy left-to-right match
     of the result sizes, unmatched unit sizes being dropped (MLIR's rank-reduction mask)."""
     dropped: set[int] = set()
@@ -283,7 +283,7 @@ def _subview(op: Operation, rewriter: PatternRewriter) -> None:
     offset = src.offset(em)
     new_sizes: list[SSAValue] = []
     new_strides: list[SSAValue] = []
-    dropped = _dropped_dims(static_sizes, list(t.get_shape()))
+    dropped = dropped_subview_dims(static_sizes, list(t.get_shape()))
     for i in range(src.rank):
         stride = src.stride(em, i)
         offset = em.add(offset, em.mul(offsets[i], stride))
@@ -356,7 +356,7 @@ def _extract_aligned_pointer(op: Operation, rewriter: PatternRewriter) -> None:
 
 
 def _erase(op: Operation, rewriter: PatternRewriter) -> None:
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 def _copy(op: Operation, rewriter: PatternRewriter) -> None:
@@ -383,7 +383,7 @@ def _copy(op: Operation, rewriter: PatternRewriter) -> None:
             "llvm.memcpy.p0.p0.i64", [dst_ptr, src_ptr, nbytes, em.const(0, i1)], []
         )
     )
-    rewriter.erase_op(op)
+    rewriter.erase(op)
 
 
 ATOMIC_KIND_TO_LLVM = {
@@ -447,7 +447,11 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
 
         value = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [count]), values)  # type: ignore[arg-type]
     visibility = op.properties.get("sym_visibility")
-    linkage = "internal" if isinstance(visibility, StringAttr) and visibility.data == "private" else "external"
+    linkage = (
+        "internal"
+        if isinstance(visibility, StringAttr) and visibility.data == "private"
+        else "external"
+    )
     align = op.properties.get("alignment")
     new = llvm.GlobalOp(
         array_type,
@@ -457,7 +461,7 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
         value=value,
         alignment=align.value.data if isinstance(align, IntegerAttr) else None,
     )
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
 
 
 def _get_global(op: Operation, rewriter: PatternRewriter) -> None:
@@ -510,4 +514,10 @@ def memref_to_llvm_patterns() -> list[RewritePattern]:
     return [MemRefToLLVM()]
 
 
-__all__ = ["HANDLERS", "MemRefToLLVM", "memref_device", "memref_to_llvm_patterns"]
+__all__ = [
+    "HANDLERS",
+    "MemRefToLLVM",
+    "dropped_subview_dims",
+    "memref_device",
+    "memref_to_llvm_patterns",
+]
