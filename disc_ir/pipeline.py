@@ -6,9 +6,16 @@ textual pass specs, so the pipeline reads like the C++ one and prints as an
 MLIR pipeline string. Only passes that exist are listed; a phase whose passes
 are missing is absent rather than faked.
 
-`pipeline_passes(target, until=...)` builds the configured passes;
-`pipeline_text(...)` gives the equivalent `-pass-pipeline` string. The
-`disc-pipeline{target=cpu}` pass (transforms/disc_pipeline.py) expands to it.
+Phases (target `cpu`): `tensor`, `placement`, `bufferize`, `lhlo`, `ral`,
+`codegen`, `llvm`. After `llvm` the module holds only `llvm.func` /
+`llvm.mlir.global` ops: `disc_ir.codegen.llvm_backend` turns it into LLVM IR.
+On the CPU every entry placement is a host placement (BladeDISC's CPU mode):
+the placement phase starts with `disc-place-entry-on-cpu`.
+
+`pipeline_passes(target, until=...)` builds the configured passes,
+`phase_passes(...)` the same grouped by phase; `pipeline_text(...)` gives the
+equivalent `-pass-pipeline` string. The `disc-pipeline{target=cpu}` pass
+(transforms/disc_pipeline.py) expands to it.
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ def _phases(target: str) -> list[Phase]:
         "disc-shape-simplifier",
     ]
     placement = [
+        *([] if gpu else ["disc-place-entry-on-cpu"]),
         "disc-mhlo-mark-shape-calc",
         f"mhlo-place-ops{{on-gpu={gpu_text}}}",
         *CLEANUP,
@@ -88,6 +96,48 @@ def _phases(target: str) -> list[Phase]:
         f"disc-lower-to-library-call{{gpu-enabled={gpu_text}}}",
         "disc-const-to-ral",
     ]
+    # CodeGen on the CPU: fusions -> loops (by schedule), producers inlined,
+    # 1-D accesses, shape arithmetic to std, parallel loops outlined as
+    # multi-threaded kernels, the rest of each fusion inlined in place,
+    # polynomial math (fast-math level 1, BladeDISC's CPU default).
+    codegen = [
+        "disc-lhlo-legalize-roots-to-parallel-loops",
+        "disc-input-inline-fusion",
+        "disc-flatten-memref-access",
+        *CLEANUP,
+        "disc-memref-cse",
+        "disc-convert-shape-to-std",
+        *CLEANUP,
+        "disc-cpu-map-parallel-loop",
+        "disc-outline-cpu-kernel",
+        "lhlo-fusion-inliner",
+        "disc-math-approximation",
+        *CLEANUP,
+        "disc-remove-dead-buffer",
+    ]
+    # Host side: structured control flow to a CFG, memref metadata made
+    # explicit, then everything to the llvm dialect with RAL calls.
+    host = [
+        "convert-scf-to-cf",
+        "expand-strided-metadata",
+        *CLEANUP,
+        "lower-affine",
+        *(["disc-strip-shape-constraint-ops"] if shape_constraint_ir_enabled() else []),
+        "disc-to-llvm",
+        *CLEANUP,
+    ]
+    extra: list[Phase] = []
+    if not gpu:
+        extra = [
+            Phase(
+                "codegen",
+                "fusions to parallel loops, input inlining, CPU kernel outlining, math approximation",
+                tuple(codegen),
+            ),
+            Phase(
+                "llvm", "scf to cf, strided metadata, affine, std to the llvm dialect", tuple(host)
+            ),
+        ]
     return [
         Phase(
             "tensor",
@@ -106,6 +156,7 @@ def _phases(target: str) -> list[Phase]:
         ),
         Phase("lhlo", "fusion, speculation and buffer deallocation on lmhlo", tuple(lhlo_opt)),
         Phase("ral", "RAL context injection, library calls, constants", tuple(ral)),
+        *extra,
     ]
 
 
@@ -116,24 +167,42 @@ def phases(target: str = "cpu") -> list[Phase]:
     return _phases(target)
 
 
+def phase_names(target: str = "cpu") -> list[str]:
+    """The names of the phases for `target`, in order."""
+    return [p.name for p in phases(target)]
+
+
+def phase_specs(
+    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+) -> list[tuple[str, list[str]]]:
+    """`(phase name, textual pass specs)` for each phase up to and including `until`.
+
+    `metadata_file` is where `disc-const-to-ral` writes the constants (empty:
+    no file).
+    """
+    names = phase_names(target)
+    if until is not None and until not in names:
+        raise ValueError(f"unknown phase '{until}' (phases: {', '.join(names)})")
+    out: list[tuple[str, list[str]]] = []
+    for phase in phases(target):
+        specs: list[str] = []
+        for spec in phase.passes:
+            if spec == "disc-const-to-ral":
+                quote = "'" if '"' in metadata_file else '"'
+                quoted = quote + metadata_file + quote
+                spec = f"disc-const-to-ral{{metadata-file-name={quoted}}}"
+            specs.append(spec)
+        out.append((phase.name, specs))
+        if phase.name == until:
+            break
+    return out
+
+
 def pipeline_specs(
     target: str = "cpu", until: str | None = None, metadata_file: str = ""
 ) -> list[str]:
     """The textual pass specs of the pipeline, up to and including phase `until`."""
-    names = [p.name for p in phases(target)]
-    if until is not None and until not in names:
-        raise ValueError(f"unknown phase '{until}' (phases: {', '.join(names)})")
-    specs: list[str] = []
-    for phase in phases(target):
-        for spec in phase.passes:
-            if spec == "disc-const-to-ral":
-                spec = f"disc-const-to-ral{{metadata-file-name={metadata_file!r}}}".replace(
-                    "'", '"'
-                )
-            specs.append(spec)
-        if phase.name == until:
-            break
-    return specs
+    return [spec for _, specs in phase_specs(target, until, metadata_file) for spec in specs]
 
 
 def _to_pass(spec: str) -> ModulePass:
@@ -147,6 +216,16 @@ def pipeline_passes(
 ) -> list[ModulePass]:
     """Configured passes of the pipeline (see `pipeline_specs`)."""
     return [_to_pass(s) for s in pipeline_specs(target, until, metadata_file)]
+
+
+def phase_passes(
+    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+) -> list[tuple[str, list[ModulePass]]]:
+    """Configured passes grouped by phase (see `phase_specs`)."""
+    return [
+        (name, [_to_pass(s) for s in specs])
+        for name, specs in phase_specs(target, until, metadata_file)
+    ]
 
 
 def pipeline_text(target: str = "cpu", until: str | None = None) -> str:

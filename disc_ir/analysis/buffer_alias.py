@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import MemRefType, StringAttr, UnrankedMemRefType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from disc_ir.ir.attrs import inherent_attr
+
 # ---------------------------------------------------------------------------
 # Views
 # ---------------------------------------------------------------------------
@@ -317,9 +319,7 @@ def lmhlo_num_outputs(op: Operation) -> int:
     if name == "lmhlo.sort":
         return len(op.operands) // 2
     if name == "lmhlo.custom_call":
-        segments = op.properties.get("operandSegmentSizes") or op.attributes.get(
-            "operandSegmentSizes"
-        )
+        segments = inherent_attr(op, "operandSegmentSizes")
         values = getattr(segments, "get_values", None)
         if values is not None:
             sizes = list(values())

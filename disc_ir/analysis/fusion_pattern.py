@@ -35,6 +35,7 @@ from xdsl.ir import Operation, SSAValue
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op, lmhlo_num_outputs
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir.attrs import inherent_attr
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
 FUSION_NAME_ATTR = "disc.fusion.name"
@@ -209,12 +210,12 @@ def is_elementwise(op: Operation) -> bool:
 
 
 def reduce_dimensions(op: Operation) -> tuple[int, ...]:
-    return ints(op.attributes.get("dimensions") or op.properties.get("dimensions"))
+    return ints(inherent_attr(op, "dimensions"))
 
 
 def broadcast_dimensions(op: Operation) -> tuple[int, ...]:
     return ints(
-        op.attributes.get("broadcast_dimensions") or op.properties.get("broadcast_dimensions")
+        inherent_attr(op, "broadcast_dimensions")
     )
 
 
@@ -257,7 +258,7 @@ def is_splat_or_scalar_constant(op: Operation) -> bool:
         return False
     if _rank(out) == 0:
         return True
-    value = op.attributes.get("value") or op.properties.get("value")
+    value = inherent_attr(op, "value")
     if isinstance(value, DenseIntOrFPElementsAttr):
         values = value.get_values()
         return len(values) == 1 or len(set(values)) == 1

@@ -51,6 +51,7 @@ from disc_ir.analysis.fusion_pattern import (
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.config import env_flag, shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir.attrs import inherent_attr
 
 _RESHAPES = ("lmhlo.reshape", "lmhlo.dynamic_reshape")
 
@@ -277,7 +278,7 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
         if op.name == "lmhlo.transpose" and not env_flag(
             "DISC_CPU_ENABLE_EAGER_TRANSPOSE_FUSION", False
         ):
-            perm = ints(op.attributes.get("permutation") or op.properties.get("permutation"))
+            perm = ints(inherent_attr(op, "permutation"))
             if perm and perm[-1] != len(perm) - 1:
                 return False
         if is_shape_calc(op):

@@ -49,6 +49,7 @@ from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.dialects.disc_shape import DelinearizeOp, LinearizeOp
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.upstream.scf import IfOp
+from disc_ir.ir.attrs import inherent_attr
 
 
 class Builder(OpBuilder):
@@ -268,11 +269,11 @@ def accumulator(reduce_op: Operation) -> Accumulator:
 
 
 def reduce_dims(op: Operation) -> tuple[int, ...]:
-    return ints(op.attributes.get("dimensions") or op.properties.get("dimensions"))
+    return ints(inherent_attr(op, "dimensions"))
 
 
 def _attr(op: Operation, name: str) -> Attribute | None:
-    return op.attributes.get(name) or op.properties.get(name)
+    return inherent_attr(op, name)
 
 
 # ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from disc_ir.analysis.loop_utils import OpBuilder
+from disc_ir.ir.attrs import inherent_attr
 
 
 class UnsupportedOp(Exception):
@@ -160,8 +161,42 @@ def _power(b: OpBuilder, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue
     if is_float(t):
         return _op(b, math.PowFOp(lhs, rhs))
     if is_int(t):
-        return _op(b, math.IPowIOp(lhs, rhs))
+        return _int_power(b, t, lhs, rhs)
     raise UnsupportedOp(f"no scalar lowering of 'power' on {t}")
+
+
+# mlir-hlo bounds integer exponentiation by squaring to 6 steps: any larger
+# exponent overflows every base but 0, 1 and -1, whose results only depend on
+# the exponent's low bit.
+_INT_POW_STEPS = 6
+
+
+def _int_power(b: OpBuilder, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """mlir-hlo's integer `power`: squaring over the exponent's low bits, then negative exponents.
+
+    A negative exponent gives 1 for base 1, +-1 for base -1 (by parity) and 0
+    otherwise (integer reciprocal truncates); unsigned exponents are never negative.
+    """
+    st = signless(t)  # operands arrive as signless integers
+    one = constant(b, st, 1)
+    zero = constant(b, st, 0)
+    accum, base, exponent = one, lhs, rhs
+    for _ in range(_INT_POW_STEPS):
+        odd = _op(b, arith.CmpiOp(_op(b, arith.AndIOp(exponent, one)), one, "eq"))
+        accum = _op(b, arith.SelectOp(odd, _op(b, arith.MuliOp(accum, base)), accum))
+        base = _op(b, arith.MuliOp(base, base))
+        exponent = _op(b, arith.ShRUIOp(exponent, one))
+    if is_unsigned(t):
+        return accum
+    minus_one = constant(b, st, -1)
+    even = _op(b, arith.CmpiOp(_op(b, arith.AndIOp(rhs, one)), zero, "eq"))
+    negative = _op(b, arith.CmpiOp(rhs, zero, "slt"))
+    base_one = _op(b, arith.CmpiOp(lhs, one, "eq"))
+    base_minus_one = _op(b, arith.CmpiOp(lhs, minus_one, "eq"))
+    parity = _op(b, arith.SelectOp(even, one, minus_one))
+    for_minus_one = _op(b, arith.SelectOp(base_minus_one, parity, zero))
+    for_negative = _op(b, arith.SelectOp(base_one, one, for_minus_one))
+    return _op(b, arith.SelectOp(negative, for_negative, accum))
 
 
 def _shift(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -275,7 +310,7 @@ def compare(b: OpBuilder, direction: str, t: Attribute, lhs: SSAValue, rhs: SSAV
 
 
 def _direction(op: Operation) -> str:
-    attr = op.attributes.get("comparison_direction") or op.properties.get("comparison_direction")
+    attr = inherent_attr(op, "comparison_direction")
     if attr is None:
         raise UnsupportedOp("lmhlo.compare without comparison_direction")
     data = getattr(attr, "data", attr)

@@ -7,19 +7,29 @@ Differences from xDSL's default printer:
 * attribute and property dictionaries are sorted by name (MLIR's
   `DictionaryAttr` is sorted);
 * `builtin.module` prints as `module`, and ops of a region's default dialect
-  drop their prefix (`func.return` -> `return` inside `func.func`).
+  drop their prefix (`func.return` -> `return` inside `func.func`);
+* affine maps and sets printed as attributes get aliases as MLIR's builtin
+  dialect gives them: a top-level op is preceded by `#map = affine_map<...>`,
+  `#map1 = ...`, `#set = affine_set<...>` lines (in the order the printer meets
+  them, as MLIR's alias initializer records them) and prints `#map`, `#map1`,
+  `#set` where they are used; maps printed inline by an op's custom syntax
+  (affine.load subscripts, say) are not aliased, as in MLIR;
+* block labels carry MLIR's predecessor comment: `^bb1:  // pred: ^bb0`,
+  `^bb3:  // 2 preds: ^bb1, ^bb2` (sorted by block order), and
+  `// no predecessors` on an unreachable non-entry block.
 """
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, ModuleOp, UnitAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from disc_ir.ir.naming import MlirNames, compute_mlir_names
 
@@ -32,7 +42,92 @@ class MlirPrinter(Printer):
     """Printer producing mlir-opt compatible text (names, sorted dictionaries)."""
 
     mlir_names: bool = field(default=True)
+    alias_attributes: bool = field(default=True)
     _names: MlirNames | None = field(default=None, init=False)
+    _aliases: dict[Attribute, str] | None = field(default=None, init=False)
+    _recorded: list[Attribute] | None = field(default=None, init=False)
+
+    # -- aliases ------------------------------------------------------------
+    def _init_aliases(self, root: Operation) -> None:
+        """Record the aliasable attributes `root` prints, name them, print their definitions."""
+        recorder = MlirPrinter(
+            stream=io.StringIO(),
+            print_generic_format=self.print_generic_format,
+            print_properties_as_attributes=self.print_properties_as_attributes,
+            mlir_names=self.mlir_names,
+        )
+        recorder._recorded = []
+        recorder._aliases = {}
+        recorder.print_op(root)
+        aliases: dict[Attribute, str] = {}
+        counters: dict[str, int] = {}
+        for attr in recorder._recorded:
+            prefix = "map" if isinstance(attr, AffineMapAttr) else "set"
+            count = counters.get(prefix, 0)
+            counters[prefix] = count + 1
+            aliases[attr] = prefix if count == 0 else f"{prefix}{count}"
+        self._aliases = {}
+        for attr, name in aliases.items():
+            self.print_string(f"#{name} = ")
+            self.print_attribute(attr)
+            self.print_string("\n")
+        self._aliases = aliases
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, AffineMapAttr | AffineSetAttr):
+            if self._recorded is not None:
+                if attribute not in self._recorded:
+                    self._recorded.append(attribute)
+            elif self._aliases and (name := self._aliases.get(attribute)) is not None:
+                self.print_string(f"#{name}")
+                return
+        super().print_attribute(attribute)
+
+    # -- blocks -------------------------------------------------------------
+    def print_block(
+        self,
+        block: Block,
+        print_block_args: bool = True,
+        print_block_terminator: bool = True,
+    ) -> None:
+        """xDSL's block printing with MLIR's predecessor comment after the label."""
+        if print_block_args:
+            self._print_new_line()
+            if block not in self._blocks:
+                self._populate_block_name(block)
+            self.print_block_name(block)
+            if block.args:
+                with self.in_parens():
+                    self.print_list(block.args, self.print_block_argument)
+            self.print_string(":")
+            self._print_predecessors(block)
+        with self.indented():
+            for op in block.ops:
+                if not print_block_terminator and op.has_trait(
+                    IsTerminator, value_if_unregistered=False
+                ):
+                    continue
+                self._print_new_line()
+                self.print_op(op)
+
+    def _print_predecessors(self, block: Block) -> None:
+        region = block.parent
+        if region is None:
+            self.print_string("  // block is not in a region!")
+            return
+        preds = list(block.predecessors())
+        if not preds:
+            if region.blocks.first is not block:
+                self.print_string("  // no predecessors")
+            return
+        if len(preds) == 1:
+            self.print_string("  // pred: ")
+            self.print_block_name(preds[0])
+            return
+        order = {b: i for i, b in enumerate(region.blocks)}
+        preds.sort(key=lambda b: order.get(b, len(order)))
+        self.print_string(f"  // {len(preds)} preds: ")
+        self.print_list(preds, self.print_block_name)
 
     # -- values -------------------------------------------------------------
     def _ensure_names(self, op: Operation) -> None:
@@ -85,6 +180,8 @@ class MlirPrinter(Printer):
 
     def print_op(self, op: Operation) -> None:
         self._ensure_names(op)
+        if self.alias_attributes and self._aliases is None and op.parent is None:
+            self._init_aliases(op)
         if isinstance(op, ModuleOp) and not self.print_generic_format:
             self._print_module(op)
             return

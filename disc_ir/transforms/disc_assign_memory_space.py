@@ -55,6 +55,7 @@ from disc_ir.analysis.buffer_alias import (
     is_view_like,
 )
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 GPU_GLOBAL = AddressSpaceAttr(AddressSpace.GLOBAL)
@@ -250,7 +251,7 @@ class _Assigner:
             self.mark(v)
 
     def _process_call(self, op: Operation) -> None:
-        callee_attr = op.properties.get("callee") or op.attributes.get("callee")
+        callee_attr = inherent_attr(op, "callee")
         callee = self.funcs.get(callee_attr.string_value()) if callee_attr else None
         if callee is None or not callee.body.blocks:
             return

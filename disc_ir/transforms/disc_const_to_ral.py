@@ -61,6 +61,7 @@ from disc_ir.analysis.ral_metadata import (
     write_metadata,
 )
 from disc_ir.dialects.disc_ral import DispatchOp
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 
@@ -96,7 +97,7 @@ def _type_tag(memref_type: MemRefType) -> str | None:
 def _symbol_names(module: builtin.ModuleOp) -> set[str]:
     names = set()
     for op in module.ops:
-        sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        sym = inherent_attr(op, "sym_name")
         if isinstance(sym, StringAttr):
             names.add(sym.data)
     return names
@@ -122,7 +123,7 @@ class _ConstConverter:
     def convert(self, op: Operation) -> None:
         if not op.operands:
             raise DiagnosticException("'lmhlo.constant' op: expected an output buffer")
-        value = op.attributes.get("value") or op.properties.get("value")
+        value = inherent_attr(op, "value")
         out = op.operands[0]
         if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(out.type, MemRefType):
             raise DiagnosticException(

@@ -32,6 +32,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.analysis.fusion_pattern import parent_fusion
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 
@@ -39,7 +40,7 @@ def is_splat_constant(op: Operation) -> bool:
     """`op` is an `lmhlo.constant` whose dense `value` is a splat."""
     if op.name != "lmhlo.constant":
         return False
-    value = op.attributes.get("value") or op.properties.get("value")
+    value = inherent_attr(op, "value")
     return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
 
 

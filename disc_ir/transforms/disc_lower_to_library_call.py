@@ -90,6 +90,7 @@ from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.hlo_attrs import ConvDimensionNumbersAttr, DotDimensionNumbersAttr, ints
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
 
@@ -300,7 +301,7 @@ def conv_metadata_fields(op: Operation, rank: int) -> list[int]:
     fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]
     fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]
     for name in ("window_strides", "rhs_dilation"):
-        values = list(ints(op.attributes.get(name) or op.properties.get(name)))
+        values = list(ints(inherent_attr(op, name)))
         fields += values if values else [1] * spatial
     fields.append(int(is_constant_memref(op.operands[1])))
     return [int(f) for f in fields]  # type: ignore[arg-type]

@@ -24,7 +24,7 @@ class DiscPipelinePass(ModulePass):
     name = "disc-pipeline"
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "target": "code generation target: cpu",
-        "until": "stop after this phase (tensor, placement, bufferize, lhlo, ral); empty: all",
+        "until": "stop after this phase (tensor, placement, bufferize, lhlo, ral, codegen, llvm); empty: all",
         "metadata-file-name": "where disc-const-to-ral writes constants; empty: no file",
     }
 

@@ -49,6 +49,7 @@ from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op, is_view_li
 from disc_ir.analysis.placement import find_entry_function
 from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import RalExecutionContextType, RecvInputOp, SendOutputOp
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 _READ_ONLY_USERS = frozenset(
@@ -77,7 +78,7 @@ def _index_constant(value: int) -> arith.ConstantOp:
 
 
 def _func_name(op: Operation) -> str:
-    sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    sym = inherent_attr(op, "sym_name")
     return sym.data if isinstance(sym, StringAttr) else ""
 
 

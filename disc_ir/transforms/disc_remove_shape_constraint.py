@@ -28,6 +28,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 _CONSTRAINTS = frozenset(["shape.cstr_broadcastable", "shape.cstr_eq", "mhlo.cstr_reshapable"])
@@ -42,7 +43,7 @@ def _true_witness() -> Operation:
 def _is_true_witness(op: object) -> bool:
     if not isinstance(op, Operation) or op.name != "shape.const_witness":
         return False
-    passing = op.attributes.get("passing") or op.properties.get("passing")
+    passing = inherent_attr(op, "passing")
     return isinstance(passing, IntegerAttr) and passing.value.data != 0
 
 

@@ -58,6 +58,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.shape_analysis import ShapeAnalysis, set_value_type
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.folding import fold_op, materialize_constant
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
 from disc_ir.transforms.registry import register_pass
@@ -72,7 +73,7 @@ def _const_int(value: SSAValue) -> int | None:
     """The integer an `arith.constant` (int or index) defines, else None."""
     op = value.owner
     if isinstance(op, Operation) and op.name == "arith.constant":
-        attr = op.properties.get("value") or op.attributes.get("value")
+        attr = inherent_attr(op, "value")
         if isinstance(attr, IntegerAttr):
             return attr.value.data
     return None
@@ -83,7 +84,7 @@ def _const_shape(value: SSAValue) -> list[int] | None:
     op = value.owner
     if not isinstance(op, Operation) or op.name not in ("arith.constant", "mhlo.constant"):
         return None
-    attr = op.properties.get("value") or op.attributes.get("value")
+    attr = inherent_attr(op, "value")
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
     t = attr.get_element_type()
@@ -161,12 +162,7 @@ class DynamicBroadcastInDimOpSimplifier(RewritePattern):
         in_shape, rs_shape = list(in_t.get_shape()), list(rs_t.get_shape())
         if len(bc_t.get_shape()) != len(rs_shape) or len(in_shape) >= len(rs_shape):
             return
-        bdims = list(
-            ints(
-                op.attributes.get("broadcast_dimensions")
-                or op.properties.get("broadcast_dimensions")
-            )
-        )
+        bdims = list(ints(inherent_attr(op, "broadcast_dimensions")))
         if bdims != list(range(len(rs_shape))):
             return
         # the reshape's extents: a static size, or (dim source index) of `inp`

@@ -85,6 +85,7 @@ from disc_ir.analysis.fusion_pattern import (
 )
 from disc_ir.analysis.loop_utils import DYNAMIC, new_if
 from disc_ir.config import env_flag
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.registry import register_pass
 
 #: A predicate term: known at compile time (int / bool) or an SSA value.
@@ -601,7 +602,7 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
 
 
 def _is_shape_constraint_graph(func: Operation) -> bool:
-    name = func.attributes.get("sym_name") or func.properties.get("sym_name")
+    name = inherent_attr(func, "sym_name")
     return isinstance(name, StringAttr) and name.data == "shape_constraint_graph"
 
 

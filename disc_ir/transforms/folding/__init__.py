@@ -9,6 +9,7 @@ ops (see `core` for the folder protocol). Later passes call:
 """
 
 from disc_ir.transforms.folding import arith as _arith  # noqa: F401 - registers folders
+from disc_ir.transforms.folding import bufferization as _bufferization  # noqa: F401 - registers folders
 from disc_ir.transforms.folding import mhlo as _mhlo  # noqa: F401 - registers folders
 from disc_ir.transforms.folding import shaped as _shaped  # noqa: F401 - registers folders
 from disc_ir.transforms.folding.core import (

@@ -84,6 +84,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import DispatchOp, RalExecutionContextType
+from disc_ir.ir.attrs import inherent_attr
 
 RAL_DISPATCH_FUNCTION = "disc_ral_call"
 """The one C symbol every runtime call goes through."""
@@ -210,7 +211,7 @@ def _module_of(op: Operation) -> builtin.ModuleOp:
 
 def _lookup(module: builtin.ModuleOp, name: str) -> Operation | None:
     for op in module.ops:
-        sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        sym = inherent_attr(op, "sym_name")
         if isinstance(sym, StringAttr) and sym.data == name:
             return op
     return None

@@ -3,12 +3,15 @@
 // RUN: disc-opt --mlir-print-op-generic %s | FileCheck %s --check-prefix=GENERIC
 // RUN: disc-opt --mlir-print-op-generic %s | disc-opt | FileCheck %s
 
+// Affine maps printed as attributes get aliases, as mlir-opt prints them.
+// CHECK: #map = affine_map<(d0)[s0] -> (d0 + s0)>
+
 // CHECK-LABEL: func.func @memref_ops(
 // CHECK: %dim = memref.dim %arg0, %c0 : memref<?x?xf32>
 // CHECK-NEXT: %dim_0 = memref.dim %arg0, %c1 : memref<?x?xf32>
 // CHECK-NEXT: %alloc = memref.alloc(%dim, %arg2) : memref<?x?xf32>
 // CHECK-NEXT: %alloc_1 = memref.alloc() {alignment = 128 : i64} : memref<2xindex>
-// CHECK-NEXT: %alloc_2 = memref.alloc(%dim)[%arg2] : memref<?xf32, affine_map<(d0)[s0] -> (d0 + s0)>>
+// CHECK-NEXT: %alloc_2 = memref.alloc(%dim)[%arg2] : memref<?xf32, #map>
 // CHECK-NEXT: %alloc_3 = memref.alloc(%dim) {kDiscSymbolicDimAttr = [@S2, @C71]} : memref<?x71xf32>
 // CHECK-NEXT: %alloca = memref.alloca() : memref<4xi32>
 // CHECK-NEXT: %alloca_4 = memref.alloca(%dim) : memref<?xf32, #gpu.address_space<private>>

@@ -10,8 +10,8 @@
 // CHECK: %[[S0:.*]] = arith.muli %arg2, %[[C4]] : index
 // CHECK: %[[S1:.*]] = arith.muli %arg2, %[[C1]] : index
 // CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%arg0, %arg0) to (%arg1, %arg1) step (%[[S0]], %[[S1]]) {
-// CHECK: %[[B0:.*]] = affine.min affine_map<(d0, d1, d2) -> (d0, d1 - d2)>(%[[S0]], %arg1, %[[I]])
-// CHECK: %[[B1:.*]] = affine.min affine_map<(d0, d1, d2) -> (d0, d1 - d2)>(%[[S1]], %arg1, %[[J]])
+// CHECK: %[[B0:.*]] = affine.min #map(%[[S0]], %arg1, %[[I]])
+// CHECK: %[[B1:.*]] = affine.min #map(%[[S1]], %arg1, %[[J]])
 // CHECK: scf.parallel (%[[K:.*]], %[[L:.*]]) = (%[[C0]], %[[C0]]) to (%[[B0]], %[[B1]]) step (%arg2, %arg2) {
 // CHECK: %[[X:.*]] = arith.addi %[[K]], %[[I]] : index
 // CHECK: %[[Y:.*]] = arith.addi %[[L]], %[[J]] : index

@@ -29,7 +29,7 @@
 // DUMPS: IR Dump After DiscDotRewriterPass (disc-dot-rewriter)
 // DUMPS-NOT: IR Dump After DiscMhloMarkShapeCalcPass
 
-// BADPHASE: pass 'disc-pipeline': unknown phase 'nowhere' (phases: tensor, placement, bufferize, lhlo, ral)
+// BADPHASE: pass 'disc-pipeline': unknown phase 'nowhere' (phases: tensor, placement, bufferize, lhlo, ral, codegen, llvm)
 // BADTARGET: pass 'disc-pipeline': unknown target 'tpu' (known: cpu)
 
 func.func @main(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32>

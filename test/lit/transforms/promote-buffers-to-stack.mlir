@@ -3,7 +3,7 @@
 
 // CHECK-LABEL: func.func @promote
 // CHECK-NEXT: %[[S:.*]] = memref.alloca() : memref<2xindex>
-// CHECK-NEXT: %[[R:.*]] = "memref.rank"
+// CHECK-NEXT: %[[R:.*]] = memref.rank %arg0 : memref<?x?xf32>
 // CHECK-NEXT: memref.alloca(%[[R]]) : memref<?xindex>
 // CHECK-NEXT: memref.alloc(%arg1) : memref<?xindex>
 // CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<4xindex>
@@ -17,7 +17,7 @@
 // CHECK-NEXT: memref.alloca() : memref<4xindex>
 // OPT-LABEL: func.func @promote
 // OPT-NEXT: memref.alloca() : memref<2xindex>
-// OPT-NEXT: "memref.rank"
+// OPT-NEXT: memref.rank %arg0 : memref<?x?xf32>
 // OPT-NEXT: memref.alloc(%{{.*}}) : memref<?xindex>
 // OPT-NEXT: memref.alloc(%arg1) : memref<?xindex>
 // OPT-NEXT: memref.alloca() {alignment = 64 : i64} : memref<4xindex>

@@ -1,0 +1,510 @@
+"""Compile an MHLO graph for the host CPU and run it on numpy arrays.
+
+    import numpy as np
+    import disc_ir
+
+    exe = disc_ir.compile("examples/tutorial.mlir")        # MHLO text, a path or a ModuleOp
+    probs, out = exe(x, w, b, np.array([5, 4], np.int64))  # any shapes of the compiled rank
+
+`compile` runs the documented pipeline (`disc_ir.pipeline`, phases tensor ...
+llvm) on a private copy of the module, translates the resulting `llvm`-dialect
+module to LLVM IR (`Executable.llvm_ir`), optimizes it at O3 for this host and
+JIT-compiles it once (`disc_ir.codegen.llvm_backend.HostJit`). The constants
+`disc-const-to-ral` takes out of the graph go through a per-compile temporary
+metadata file and are kept in memory by the `Executable`'s RAL context.
+
+Calling an `Executable` checks the inputs before any compiled code runs: their
+count, element type and rank (the runtime's `input_specs`), the static
+dimensions of the entry signature, and the equalities between dynamic
+dimensions the compiler relied on (`disc_ir.analysis.entry_dims`: e.g. `x @ w`
+needs `x.shape[1] == w.shape[0]`). A violation raises
+`disc_ir.runtime.RalInputError` naming the argument, the expected and the
+actual value.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DictionaryAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
+from disc_ir.analysis.ral_metadata import element_type_code
+from disc_ir.codegen.llvm_backend import HostJit, module_to_llvm_ir
+from disc_ir.ir.context import make_context
+from disc_ir.ir.parser import Diagnostic, parse_module
+from disc_ir.ir.printer import MlirPrinter
+from disc_ir.ir.verify import first_verify_failure
+from disc_ir.pipeline import phase_names, phase_passes
+from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
+from disc_ir.runtime.context import check_input, input_label
+
+METADATA_FILE_NAME = "constants.discmeta"
+
+
+class CompileError(RuntimeError):
+    """The source does not parse or verify, or a pass of the pipeline failed."""
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One input or output of the compiled entry function.
+
+    `element` is the RAL type code (`f32`, `i64`, ...), `shape` the static
+    shape with None for a dynamic dimension.
+    """
+
+    name: str | None
+    element: str
+    shape: tuple[int | None, ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def type_text(self) -> str:
+        dims = "x".join("?" if d is None else str(d) for d in self.shape)
+        return f"tensor<{dims + 'x' if dims else ''}{self.element}>"
+
+
+# ---------------------------------------------------------------------------
+# Source handling
+# ---------------------------------------------------------------------------
+
+
+def print_module(module: ModuleOp) -> str:
+    """`module` as MLIR text, printed as disc-opt prints it."""
+    import io
+
+    buf = io.StringIO()
+    MlirPrinter(stream=buf).print_op(module)
+    buf.write("\n")
+    return buf.getvalue()
+
+
+def _looks_like_path(source: str) -> bool:
+    return "\n" not in source and (source.endswith(".mlir") or os.path.isfile(source))
+
+
+def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
+    """A fresh module from MHLO text, a file path or an existing module (cloned)."""
+    if isinstance(source, ModuleOp):
+        return _reparse(ctx, source)
+    filename = "<source>"
+    if isinstance(source, PurePath) or _looks_like_path(source):
+        filename = str(source)
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CompileError(f"cannot read '{filename}': {exc.strerror}") from None
+    else:
+        text = source
+    try:
+        return parse_module(ctx, text, filename)
+    except Diagnostic as diag:
+        raise CompileError(str(diag)) from None
+
+
+def _reparse(ctx: Context, module: ModuleOp) -> ModuleOp:
+    # A module built in another context: print and re-parse it into ours, so
+    # the caller's module is never changed and every op is one of ours.
+    try:
+        return parse_module(ctx, print_module(module), "<module>")
+    except Diagnostic as diag:
+        raise CompileError(str(diag)) from None
+
+
+def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
+    """The function `entry` of `module`, renamed `@main` (the pipeline's entry)."""
+    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    if entry not in funcs:
+        known = ", ".join("@" + n for n in funcs) or "none"
+        raise CompileError(f"no entry function '@{entry}' in the module (functions: {known})")
+    f = funcs[entry]
+    if entry != "main":
+        if "main" in funcs:
+            raise CompileError(
+                f"entry '@{entry}': the module also has a '@main'; the pipeline compiles "
+                "'@main' as the entry function, rename one of them"
+            )
+        f.sym_name = StringAttr("main")
+    return f
+
+
+def _tensor_spec(t: Any, name: str | None, what: str) -> ArgSpec:
+    if not isinstance(t, TensorType):
+        raise CompileError(f"{what}: only ranked tensors are supported, got {t}")
+    code = element_type_code(t.element_type)
+    if code is None:
+        raise CompileError(f"{what}: unsupported element type {t.element_type}")
+    shape = tuple(None if d == DYNAMIC_INDEX else d for d in t.get_shape())
+    return ArgSpec(name, code, shape)
+
+
+def _names(entry: DictionaryAttr | None, key: str, count: int) -> list[str | None]:
+    value = entry.data.get(key) if entry is not None else None
+    if isinstance(value, StringAttr):
+        items = [s.strip() for s in value.data.split(",")] if value.data else []
+        if len(items) == count:
+            return [s or None for s in items]
+    return [None] * count
+
+
+def entry_signature(f: func.FuncOp) -> tuple[list[ArgSpec], list[ArgSpec]]:
+    """The entry's input/output specs; adds a default `tf.entry_function` if it has none."""
+    ft = f.function_type
+    n_in, n_out = len(ft.inputs.data), len(ft.outputs.data)
+    entry = f.attributes.get("tf.entry_function")
+    if not isinstance(entry, DictionaryAttr):
+        entry = DictionaryAttr(
+            {
+                "inputs": StringAttr(",".join(f"input{i}" for i in range(n_in))),
+                "outputs": StringAttr(",".join(f"output{i}" for i in range(n_out))),
+                "input_placements": StringAttr(",".join(["cpu"] * n_in)),
+                "output_placements": StringAttr(",".join(["cpu"] * n_out)),
+            }
+        )
+        f.attributes["tf.entry_function"] = entry
+    in_names = _names(entry, "inputs", n_in)
+    out_names = _names(entry, "outputs", n_out)
+    inputs = [
+        _tensor_spec(t, n, input_label(i, n))
+        for i, (t, n) in enumerate(zip(ft.inputs.data, in_names, strict=True))
+    ]
+    outputs = [
+        _tensor_spec(t, n, f"output #{i}" + (f" '{n}'" if n else ""))
+        for i, (t, n) in enumerate(zip(ft.outputs.data, out_names, strict=True))
+    ]
+    return inputs, outputs
+
+
+# ---------------------------------------------------------------------------
+# Running the pipeline
+# ---------------------------------------------------------------------------
+
+
+def _run_pass(ctx: Context, module: ModuleOp, p: ModulePass, verify: bool) -> None:
+    try:
+        p.apply(ctx, module)
+    except (DiagnosticException, VerifyException) as exc:
+        raise CompileError(f"pass '{p.name}' failed: {str(exc).strip()}") from None
+    if verify:
+        failure = first_verify_failure(module)
+        if failure is not None:
+            raise CompileError(
+                f"verification failed after pass '{p.name}': '{failure[0]}' op {failure[1]}"
+            )
+
+
+def run_pipeline(
+    ctx: Context,
+    module: ModuleOp,
+    target: str = "cpu",
+    *,
+    metadata_file: str = "",
+    verify: bool = False,
+    until: str | None = None,
+    after_phase: Callable[[str, ModuleOp], None] | None = None,
+    after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
+) -> dict[str, float]:
+    """Runs the pipeline on `module` in place; returns seconds spent per phase.
+
+    `after_phase(name, module)` / `after_pass(pass, module, seconds)` are
+    called after each phase / pass (dumps, timing). Pass failures raise
+    CompileError naming the pass.
+    """
+    try:
+        grouped = phase_passes(target, until, metadata_file)
+    except ValueError as exc:
+        raise CompileError(str(exc)) from None
+    times: dict[str, float] = {}
+    for name, passes in grouped:
+        start = time.perf_counter()
+        for p in passes:
+            t0 = time.perf_counter()
+            _run_pass(ctx, module, p, verify)
+            if after_pass is not None:
+                after_pass(p, module, time.perf_counter() - t0)
+        times[name] = time.perf_counter() - start
+        if after_phase is not None:
+            after_phase(name, module)
+    return times
+
+
+@dataclass
+class LoweredModule:
+    """The result of lowering a source to LLVM IR, before JIT compilation."""
+
+    llvm_ir: str
+    inputs: list[ArgSpec]
+    outputs: list[ArgSpec]
+    constraints: DimConstraints
+    constants: dict[str, tuple[str, tuple[int, ...], bytes]]
+    phase_ir: dict[str, ModuleOp]
+    times: dict[str, float]
+
+
+def lower_to_llvm_ir(
+    source: str | PurePath | ModuleOp,
+    target: str = "cpu",
+    *,
+    entry: str = "main",
+    verify: bool = False,
+    metadata_file: str | None = None,
+    keep_ir: bool = True,
+    after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
+    dump_dir: Path | None = None,
+) -> LoweredModule:
+    """Parses `source` and lowers it to LLVM IR text (no JIT).
+
+    The constants go to `metadata_file` (a temporary file when None, removed
+    afterwards) and are returned in memory as well. `keep_ir` keeps a copy of
+    the module after each phase (`LoweredModule.phase_ir`). `dump_dir`: the
+    IR after each phase is written there as the phase ends
+    (`NN_<phase>.mlir`, so a failing pass leaves the IR it got), then
+    `module.ll`.
+    """
+    t0 = time.perf_counter()
+    ctx = make_context()
+    module = load_module(ctx, source)
+    failure = first_verify_failure(module)
+    if failure is not None:
+        raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
+    f = entry_function(module, entry)
+    inputs, outputs = entry_signature(f)
+    times = {"parse": time.perf_counter() - t0}
+    phase_ir: dict[str, ModuleOp] = {"input": module.clone()} if keep_ir else {}
+    constraints = DimConstraints()
+    order = ["input", *phase_names(target)] if target in ("cpu",) else ["input"]
+
+    def dump(name: str, m: ModuleOp) -> None:
+        if dump_dir is not None:
+            (dump_dir / f"{order.index(name):02d}_{name}.mlir").write_text(print_module(m))
+
+    dump("input", module)
+
+    def after_phase(name: str, m: ModuleOp) -> None:
+        nonlocal constraints
+        if keep_ir:
+            phase_ir[name] = m.clone()
+        dump(name, m)
+        if name == "bufferize":
+            main = next(
+                (o for o in m.ops if isinstance(o, func.FuncOp) and o.sym_name.data == "main"),
+                None,
+            )
+            if main is not None:
+                constraints = entry_dim_constraints(main)
+
+    with tempfile.TemporaryDirectory(prefix="disc_ir_") as tmp:
+        meta = metadata_file or os.path.join(tmp, METADATA_FILE_NAME)
+        times |= run_pipeline(
+            ctx,
+            module,
+            target,
+            metadata_file=meta,
+            verify=verify,
+            after_phase=after_phase,
+            after_pass=after_pass,
+        )
+        constants: dict[str, tuple[str, tuple[int, ...], bytes]] = {}
+        if os.path.exists(meta):
+            from disc_ir.runtime.constants import load_metadata_file
+
+            constants = load_metadata_file(meta)
+    t1 = time.perf_counter()
+    llvm_ir = module_to_llvm_ir(module)
+    times["translate"] = time.perf_counter() - t1
+    if dump_dir is not None:
+        (dump_dir / "module.ll").write_text(llvm_ir)
+    return LoweredModule(llvm_ir, inputs, outputs, constraints, constants, phase_ir, times)
+
+
+# ---------------------------------------------------------------------------
+# Executable
+# ---------------------------------------------------------------------------
+
+
+class Executable:
+    """A compiled graph: call it with numpy arrays, get a tuple of arrays back.
+
+    One JIT module and one RAL context (constants loaded once) per
+    Executable; calls may use any shapes of the compiled ranks. `close()` (or
+    a `with` block) releases the RAL context.
+    """
+
+    def __init__(self, lowered: LoweredModule, jit: HostJit, num_threads: int | None = None):
+        self._lowered = lowered
+        self._jit = jit
+        self._address = jit.function_address("main")
+        self.inputs: list[ArgSpec] = lowered.inputs
+        self.outputs: list[ArgSpec] = lowered.outputs
+        self.constraints = lowered.constraints
+        self.compile_times: dict[str, float] = dict(lowered.times)
+        self._ral = RalContext(
+            RalContextOptions(num_threads=num_threads),
+            constants=lowered.constants,
+            input_specs=[InputSpec(a.element, a.rank, a.name) for a in lowered.inputs],
+        )
+
+    # -- inspection -------------------------------------------------------
+
+    @property
+    def llvm_ir(self) -> str:
+        """The LLVM IR the pipeline produced (before LLVM's optimizations)."""
+        return self._lowered.llvm_ir
+
+    @property
+    def optimized_llvm_ir(self) -> str:
+        """The LLVM IR after LLVM's O3 pipeline for this host (what was JIT-compiled)."""
+        return self._jit.optimized_ir
+
+    def assembly(self) -> str:
+        """The host assembly of the compiled module."""
+        return self._jit.assembly()
+
+    @property
+    def phases(self) -> list[str]:
+        """The phases whose IR `mlir_after` can show (`input` is the parsed source)."""
+        return list(self._lowered.phase_ir)
+
+    def mlir_after(self, phase: str) -> str:
+        """The MLIR text of the module after `phase` (see `phases`)."""
+        module = self._lowered.phase_ir.get(phase)
+        if module is None:
+            known = ", ".join(self.phases) or "none kept (keep_ir=False)"
+            raise KeyError(f"no IR kept for phase '{phase}' (phases: {known})")
+        return print_module(module)
+
+    @property
+    def constants(self) -> dict[str, tuple[str, tuple[int, ...], bytes]]:
+        """The constants the compiled code loads (md5 key -> dtype, shape, bytes)."""
+        return dict(self._lowered.constants)
+
+    @property
+    def compile_seconds(self) -> float:
+        """Total compile time: parsing, every phase, translation and JIT."""
+        return sum(self.compile_times.values())
+
+    def __repr__(self) -> str:
+        ins = ", ".join(f"{a.name or '_'}: {a.type_text()}" for a in self.inputs)
+        outs = ", ".join(a.type_text() for a in self.outputs)
+        return f"<disc_ir.Executable ({ins}) -> ({outs})>"
+
+    # -- running ----------------------------------------------------------
+
+    def check_inputs(self, arrays: list[np.ndarray]) -> None:
+        """Raises RalInputError unless `arrays` fit the compiled signature."""
+        if len(arrays) != len(self.inputs):
+            raise RalInputError(f"expected {len(self.inputs)} inputs, got {len(arrays)}")
+        for i, (array, spec) in enumerate(zip(arrays, self.inputs, strict=True)):
+            check_input(i, array, spec.element, spec.rank, spec.name)
+            for d, (want, got) in enumerate(zip(spec.shape, array.shape, strict=True)):
+                if want is not None and want != got:
+                    raise RalInputError(
+                        f"{input_label(i, spec.name)}: dimension {d} is {got}, expected {want} "
+                        f"(static in {spec.type_text()}); got shape {tuple(array.shape)}"
+                    )
+        violation = self.constraints.check([tuple(a.shape) for a in arrays])
+        if violation is not None:
+            ref, actual, other, expected = violation
+            why = "a constant of the compiled graph" if other is None else self._dim_text(other)
+            raise RalInputError(
+                f"{self._dim_text(ref)} is {actual}, expected {expected} (must equal {why}); "
+                f"input shapes: {', '.join(str(tuple(a.shape)) for a in arrays)}"
+            )
+
+    def _dim_text(self, ref: DimRef) -> str:
+        return f"{input_label(ref.arg, self.inputs[ref.arg].name)} dimension {ref.dim}"
+
+    def __call__(self, *arrays: Any) -> tuple[np.ndarray, ...]:
+        values = [np.asarray(a) for a in arrays]
+        self.check_inputs(values)
+        return tuple(self._ral.execute(self._address, values))
+
+    def close(self) -> None:
+        """Releases the RAL context; the Executable cannot run afterwards."""
+        self._ral.close()
+
+    def __enter__(self) -> Executable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def compile(  # noqa: A001 - the public name, as torch.compile / jax's
+    source: str | PurePath | ModuleOp,
+    target: str = "cpu",
+    *,
+    entry: str = "main",
+    verify: bool = False,
+    dump_dir: str | PurePath | None = None,
+    keep_ir: bool = True,
+    num_threads: int | None = None,
+) -> Executable:
+    """Compiles an MHLO graph for `target` (only `cpu`) into an Executable.
+
+    `source`: MHLO text, a path to a `.mlir` file, or a ModuleOp (copied,
+    never changed). `entry`: the function to compile (it becomes `@main`).
+    `verify`: verify the IR after every pass (slower; the pipeline's tests
+    do). `dump_dir`: write the IR after each phase (`NN_<phase>.mlir`), the
+    LLVM IR (`module.ll`, `module.opt.ll`) and the constants metadata file
+    there. `keep_ir`: keep the IR after each phase for `mlir_after`.
+    `num_threads`: CPU kernel-launch threads (None: OMP_NUM_THREADS or the
+    number of cores). Raises CompileError when the source is invalid or a
+    pass fails.
+    """
+    if target not in ("cpu",):
+        raise CompileError(f"unknown target '{target}' (known: cpu)")
+    dump = Path(dump_dir) if dump_dir is not None else None
+    if dump is not None:
+        dump.mkdir(parents=True, exist_ok=True)
+    lowered = lower_to_llvm_ir(
+        source,
+        target,
+        entry=entry,
+        verify=verify,
+        metadata_file=str(dump / METADATA_FILE_NAME) if dump is not None else None,
+        keep_ir=keep_ir,
+        dump_dir=dump,
+    )
+    t0 = time.perf_counter()
+    jit = HostJit(lowered.llvm_ir, opt_level=3)
+    lowered.times["jit"] = time.perf_counter() - t0
+    exe = Executable(lowered, jit, num_threads=num_threads)
+    if dump is not None:
+        (dump / "module.opt.ll").write_text(exe.optimized_llvm_ir)
+    return exe
+
+
+__all__ = [
+    "ArgSpec",
+    "CompileError",
+    "Executable",
+    "LoweredModule",
+    "compile",
+    "entry_function",
+    "entry_signature",
+    "load_module",
+    "print_module",
+    "lower_to_llvm_ir",
+    "run_pipeline",
+]

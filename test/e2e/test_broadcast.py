@@ -1,0 +1,132 @@
+"""Broadcasts: explicit (static `broadcast_in_dim` / `broadcast`, dynamic
+`dynamic_broadcast_in_dim` to a `shape_of`), and implicit numpy-style ones
+(size-1 dimensions expanded at run time, the shapes joined by `shape.broadcast`
+as chlo's broadcasting ops lower to)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .conftest import check, compiled, rand, rng, run
+
+ROW_COL_SCALAR = """
+func.func @main(%x: tensor<?x?xf32>, %row: tensor<?xf32>, %col: tensor<?xf32>, %s: tensor<f32>) -> tensor<?x?xf32> {
+  %shape = shape.shape_of %x : tensor<?x?xf32> -> tensor<2xindex>
+  %r = "mhlo.dynamic_broadcast_in_dim"(%row, %shape) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %c = "mhlo.dynamic_broadcast_in_dim"(%col, %shape) {broadcast_dimensions = dense<0> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %k = "mhlo.dynamic_broadcast_in_dim"(%s, %shape) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %0 = mhlo.add %x, %r : tensor<?x?xf32>
+  %1 = mhlo.multiply %0, %c : tensor<?x?xf32>
+  %2 = mhlo.subtract %1, %k : tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def row_col_scalar():
+    return compiled(ROW_COL_SCALAR)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (7, 1), (5, 13), (1024, 1027)], ids=str)
+def test_dynamic_row_col_scalar(row_col_scalar, shape):
+    gen = rng("rcs", shape)
+    m, n = shape
+    x, row, col = rand(gen, shape), rand(gen, (n,)), rand(gen, (m,))
+    s = np.array(np.float32(0.375))
+    (out,) = run(row_col_scalar, x, row, col, s)
+    check(out, (x + row[None, :]) * col[:, None] - s)
+
+
+# Static and mixed: a static bias broadcast into a tensor whose leading dim is dynamic,
+# `mhlo.broadcast` (new leading dims) and a static `broadcast_in_dim`.
+MIXED = """
+func.func @main(%x: tensor<?x4xf32>, %b: tensor<4xf32>, %y: tensor<2x3xf32>) -> (tensor<?x4xf32>, tensor<5x2x3xf32>, tensor<2x4x3xf32>) {
+  %shape = shape.shape_of %x : tensor<?x4xf32> -> tensor<2xindex>
+  %bb = "mhlo.dynamic_broadcast_in_dim"(%b, %shape) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<4xf32>, tensor<2xindex>) -> tensor<?x4xf32>
+  %0 = mhlo.add %x, %bb : tensor<?x4xf32>
+  %1 = "mhlo.broadcast"(%y) {broadcast_sizes = dense<5> : tensor<1xi64>} : (tensor<2x3xf32>) -> tensor<5x2x3xf32>
+  %2 = "mhlo.broadcast_in_dim"(%y) {broadcast_dimensions = dense<[0, 2]> : tensor<2xi64>} : (tensor<2x3xf32>) -> tensor<2x4x3xf32>
+  %3 = mhlo.exponential %2 : tensor<2x4x3xf32>
+  return %0, %1, %3 : tensor<?x4xf32>, tensor<5x2x3xf32>, tensor<2x4x3xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    return compiled(MIXED)
+
+
+@pytest.mark.parametrize("rows", [1, 3, 300001], ids=str)
+def test_static_and_mixed(mixed, rows):
+    gen = rng("mixed", rows)
+    x, b, y = rand(gen, (rows, 4)), rand(gen, (4,)), rand(gen, (2, 3))
+    o0, o1, o2 = run(mixed, x, b, y)
+    check(o0, x + b)
+    check(o1, np.broadcast_to(y, (5, 2, 3)))
+    # exp: polynomial approximation, rtol 1e-4
+    check(o2, np.exp(np.broadcast_to(y[:, None, :], (2, 4, 3))), rtol=1e-4)
+
+
+IMPLICIT = """
+func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %sa = shape.shape_of %a : tensor<?x?xf32> -> tensor<2xindex>
+  %sb = shape.shape_of %b : tensor<?x?xf32> -> tensor<2xindex>
+  %s = shape.broadcast %sa, %sb : tensor<2xindex>, tensor<2xindex> -> tensor<2xindex>
+  %ba = "mhlo.dynamic_broadcast_in_dim"(%a, %s) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %bb = "mhlo.dynamic_broadcast_in_dim"(%b, %s) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %0 = mhlo.multiply %ba, %bb : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def implicit():
+    return compiled(IMPLICIT)
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((1, 1), (1, 1)),
+        ((5, 1), (1, 7)),
+        ((1, 1), (3, 4)),
+        ((6, 7), (1, 7)),
+        ((3, 4), (3, 4)),
+        ((1100, 1), (1, 1000)),
+    ],
+    ids=str,
+)
+def test_implicit_size1_expansion(implicit, shapes):
+    gen = rng("implicit", shapes)
+    a, b = rand(gen, shapes[0]), rand(gen, shapes[1])
+    (out,) = run(implicit, a, b)
+    check(out, a * b)
+
+
+RANK3 = """
+func.func @main(%x: tensor<?x?x?xf32>, %b: tensor<?xf32>, %m: tensor<?x?xf32>) -> tensor<?x?x?xf32> {
+  %shape = shape.shape_of %x : tensor<?x?x?xf32> -> tensor<3xindex>
+  %bb = "mhlo.dynamic_broadcast_in_dim"(%b, %shape) {broadcast_dimensions = dense<2> : tensor<1xi64>} : (tensor<?xf32>, tensor<3xindex>) -> tensor<?x?x?xf32>
+  %mb = "mhlo.dynamic_broadcast_in_dim"(%m, %shape) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<3xindex>) -> tensor<?x?x?xf32>
+  %0 = mhlo.add %x, %bb : tensor<?x?x?xf32>
+  %1 = mhlo.maximum %0, %mb : tensor<?x?x?xf32>
+  return %1 : tensor<?x?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def rank3():
+    return compiled(RANK3)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 3, 5), (64, 65, 257)], ids=str)
+def test_rank3_bias_and_matrix(rank3, shape):
+    gen = rng("rank3", shape)
+    x, b, m = rand(gen, shape), rand(gen, shape[2:]), rand(gen, shape[:2])
+    (out,) = run(rank3, x, b, m)
+    check(out, np.maximum(x + b, m[:, :, None]))

@@ -1,0 +1,90 @@
+"""dot, dot_general (transposed operands, matrix-vector) and batched matmul.
+
+Products accumulate in f32 over k up to ~300, compared with a float64
+reference at rtol=1e-4 / atol=1e-5 (the reduction allowance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .conftest import check, compiled, rand, rng, run
+
+DOT = """
+func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "mhlo.dot"(%a, %b) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+DOT_GENERAL = """
+func.func @main(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>, %at: tensor<?x?xf32>, %v: tensor<?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>) {
+  %0 = "mhlo.dot_general"(%a, %bt) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = "mhlo.dot_general"(%at, %bt) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = "mhlo.dot_general"(%a, %v) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1, %2 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>
+}
+"""
+
+BATCHED = """
+func.func @main(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>} : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %1 = mhlo.tanh %0 : tensor<?x?x?xf32>
+  return %1 : tensor<?x?x?xf32>
+}
+"""
+
+MKN = [(1, 1, 1), (1, 7, 1), (3, 5, 7), (33, 300, 65), (1100, 64, 1000)]
+
+
+def _mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def dot():
+    return compiled(DOT)
+
+
+@pytest.mark.parametrize("mkn", MKN, ids=str)
+def test_dot(dot, mkn):
+    m, k, n = mkn
+    gen = rng("dot", mkn)
+    a, b = rand(gen, (m, k), np.float32, -1, 1), rand(gen, (k, n), np.float32, -1, 1)
+    (out,) = run(dot, a, b)
+    check(out, _mm(a, b), rtol=1e-4, atol=1e-5)
+
+
+@pytest.fixture(scope="module")
+def dot_general():
+    return compiled(DOT_GENERAL)
+
+
+@pytest.mark.parametrize("mkn", MKN[:4], ids=str)
+def test_dot_general(dot_general, mkn):
+    m, k, n = mkn
+    gen = rng("dot_general", mkn)
+    a = rand(gen, (m, k), np.float32, -1, 1)
+    bt = rand(gen, (n, k), np.float32, -1, 1)
+    at = np.ascontiguousarray(a.T)
+    v = rand(gen, (k,), np.float32, -1, 1)
+    o0, o1, o2 = run(dot_general, a, bt, at, v)
+    check(o0, _mm(a, bt.T), rtol=1e-4, atol=1e-5)
+    check(o1, _mm(a, bt.T), rtol=1e-4, atol=1e-5)
+    check(o2, _mm(a, v[:, None])[:, 0], rtol=1e-4, atol=1e-5)
+
+
+@pytest.fixture(scope="module")
+def batched():
+    return compiled(BATCHED)
+
+
+@pytest.mark.parametrize("bmkn", [(1, 1, 1, 1), (3, 2, 5, 7), (8, 64, 96, 33)], ids=str)
+def test_batched_matmul_tanh(batched, bmkn):
+    bs, m, k, n = bmkn
+    gen = rng("batched", bmkn)
+    a, b = rand(gen, (bs, m, k), np.float32, -1, 1), rand(gen, (bs, k, n), np.float32, -1, 1)
+    (out,) = run(batched, a, b)
+    ref = np.tanh(a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    check(out, ref, rtol=1e-4, atol=1e-5)

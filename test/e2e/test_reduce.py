@@ -1,0 +1,164 @@
+"""Row, column and full reductions (sum, max, min, mean with keepdims reshapes).
+
+References are computed in float64. Sums over up to ~1M elements accumulate
+in f32 in the compiled code, so sums use rtol=1e-4 (the documented large-extent
+allowance) on positive data (no cancellation to make relative error
+meaningless); max / min are exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .conftest import check, compiled, rand, rng, run
+
+SHAPES = [(1, 1), (1, 17), (13, 1), (7, 33), (1031, 1029)]
+
+ROW_COL = """
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %ninf = mhlo.constant dense<0xFF800000> : tensor<f32>
+  %pinf = mhlo.constant dense<0x7F800000> : tensor<f32>
+  %0 = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %1 = mhlo.reduce(%x init: %ninf) applies mhlo.maximum across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %2 = mhlo.reduce(%x init: %pinf) applies mhlo.minimum across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %3 = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [0] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %4 = mhlo.reduce(%x init: %ninf) applies mhlo.maximum across dimensions = [0] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0, %1, %2, %3, %4 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def row_col():
+    return compiled(ROW_COL)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_row_and_column(row_col, shape):
+    x = rand(rng("rowcol", shape), shape, np.float32, 0.0, 1.0)
+    x64 = x.astype(np.float64)
+    rsum, rmax, rmin, csum, cmax = run(row_col, x)
+    check(rsum, x64.sum(1).astype(np.float32), rtol=1e-4)
+    check(rmax, x.max(1))
+    check(rmin, x.min(1))
+    check(csum, x64.sum(0).astype(np.float32), rtol=1e-4)
+    check(cmax, x.max(0))
+
+
+COLUMN_ONLY = """
+func.func @main(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %pinf = mhlo.constant dense<0x7F800000> : tensor<f32>
+  %0 = mhlo.reduce(%x init: %pinf) applies mhlo.minimum across dimensions = [0] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def column_min():
+    return compiled(COLUMN_ONLY)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_column_min(column_min, shape):
+    x = rand(rng("colmin", shape), shape)
+    (out,) = run(column_min, x)
+    check(out, x.min(0))
+
+
+FULL = """
+func.func @main(%x: tensor<?x?xf32>, %i: tensor<?xi32>) -> (tensor<f32>, tensor<f32>, tensor<i32>) {
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %ninf = mhlo.constant dense<0xFF800000> : tensor<f32>
+  %izero = mhlo.constant dense<0> : tensor<i32>
+  %0 = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [0, 1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<f32>
+  %1 = mhlo.reduce(%x init: %ninf) applies mhlo.maximum across dimensions = [0, 1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<f32>
+  %2 = mhlo.reduce(%i init: %izero) applies mhlo.add across dimensions = [0] : (tensor<?xi32>, tensor<i32>) -> tensor<i32>
+  return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<i32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def full():
+    return compiled(FULL)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_full(full, shape):
+    gen = rng("full", shape)
+    x = rand(gen, shape, np.float32, 0.0, 1.0)
+    i = rand(gen, (shape[0] * shape[1],), np.int32, -1000, 1000)
+    s, m, si = run(full, x, i)
+    check(s, np.float32(x.astype(np.float64).sum()), rtol=1e-4)
+    check(m, np.float32(x.max()))
+    check(si, np.int32(i.sum()))
+
+
+# mean over the last axis with keepdims (x - mean(x, -1, keepdims=True)), as
+# frameworks lower it: sum, divide by the converted extent, reshape to ?x1,
+# broadcast back.
+MEAN_KEEPDIMS = """
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x1xf32>, tensor<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %sum = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %shape = shape.shape_of %x : tensor<?x?xf32> -> tensor<2xindex>
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %n_i = arith.index_cast %d1 : index to i64
+  %n_f = arith.sitofp %n_i : i64 to f32
+  %n_t = tensor.from_elements %n_f : tensor<f32>
+  %s1 = tensor.from_elements %d0 : tensor<1xindex>
+  %n_b = "mhlo.dynamic_broadcast_in_dim"(%n_t, %s1) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+  %mean = mhlo.divide %sum, %n_b : tensor<?xf32>
+  %s2 = tensor.from_elements %d0, %c1 : tensor<2xindex>
+  %mk = "mhlo.dynamic_reshape"(%mean, %s2) : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x1xf32>
+  %mb = "mhlo.dynamic_broadcast_in_dim"(%mk, %shape) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x1xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %centered = mhlo.subtract %x, %mb : tensor<?x?xf32>
+  return %mk, %centered : tensor<?x1xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mean_keepdims():
+    return compiled(MEAN_KEEPDIMS)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_mean_keepdims(mean_keepdims, shape):
+    x = rand(rng("mean", shape), shape, np.float32, 0.0, 1.0)
+    mean = x.astype(np.float64).mean(1, keepdims=True)
+    mk, centered = run(mean_keepdims, x)
+    # f32 sums over up to 1029 elements: rtol 1e-4; centered values are
+    # differences of O(1) numbers, so the absolute error of the mean carries over.
+    check(mk, mean.astype(np.float32), rtol=1e-4)
+    check(centered, (x - mean).astype(np.float32), rtol=1e-4, atol=1e-5)
+
+
+MIDDLE = """
+func.func @main(%x: tensor<?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %ninf = mhlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [1] : (tensor<?x?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %1 = mhlo.reduce(%x init: %ninf) applies mhlo.maximum across dimensions = [0, 2] : (tensor<?x?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def middle():
+    return compiled(MIDDLE)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (3, 5, 7), (32, 129, 257)], ids=str)
+def test_rank3_middle_and_outer(middle, shape):
+    x = rand(rng("middle", shape), shape, np.float32, 0.0, 1.0)
+    s, m = run(middle, x)
+    check(s, x.astype(np.float64).sum(1).astype(np.float32), rtol=1e-4)
+    check(m, x.max((0, 2)))

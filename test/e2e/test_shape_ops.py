@@ -1,0 +1,256 @@
+"""Data movement: transpose, reshape / dynamic_reshape, slice / real_dynamic_slice,
+concatenate, pad / dynamic_pad, reverse, iota / dynamic_iota, gather."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .conftest import check, compiled, rand, rng, run
+
+TRANSPOSE = """
+func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?x?xf32>) {
+  %0 = "mhlo.transpose"(%x) {permutation = dense<[1, 0]> : tensor<2xi64>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = mhlo.negate %0 : tensor<?x?xf32>
+  %2 = "mhlo.transpose"(%y) {permutation = dense<[2, 0, 1]> : tensor<3xi64>} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %1, %2 : tensor<?x?xf32>, tensor<?x?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def transpose():
+    return compiled(TRANSPOSE)
+
+
+@pytest.mark.parametrize(
+    "shapes", [((1, 1), (1, 1, 1)), ((3, 7), (2, 3, 5)), ((1031, 1029), (64, 130, 129))], ids=str
+)
+def test_transpose(transpose, shapes):
+    gen = rng("transpose", shapes)
+    x, y = rand(gen, shapes[0]), rand(gen, shapes[1])
+    o0, o1 = run(transpose, x, y)
+    check(o0, -x.T)
+    check(o1, np.transpose(y, (2, 0, 1)))
+
+
+# dynamic_reshape to a shape computed from the input (flatten the two trailing
+# dims) and to a shape passed as an i64 input; a static reshape beside them.
+RESHAPE = """
+func.func @main(%x: tensor<?x?x?xf32>, %s: tensor<2xi64>, %z: tensor<4x6xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<3x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?xf32>
+  %d12 = arith.muli %d1, %d2 : index
+  %shape = tensor.from_elements %d0, %d12 : tensor<2xindex>
+  %0 = "mhlo.dynamic_reshape"(%x, %shape) : (tensor<?x?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %1 = mhlo.abs %0 : tensor<?x?xf32>
+  %2 = "mhlo.dynamic_reshape"(%x, %s) : (tensor<?x?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %3 = "mhlo.reshape"(%z) : (tensor<4x6xf32>) -> tensor<3x8xf32>
+  return %1, %2, %3 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<3x8xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def reshape():
+    return compiled(RESHAPE)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 3, 5), (65, 129, 130)], ids=str)
+def test_reshape(reshape, shape):
+    gen = rng("reshape", shape)
+    x, z = rand(gen, shape), rand(gen, (4, 6))
+    target = (shape[0] * shape[1], shape[2])
+    o0, o1, o2 = run(reshape, x, np.array(target, np.int64), z)
+    check(o0, np.abs(x.reshape(shape[0], -1)))
+    check(o1, x.reshape(target))
+    check(o2, z.reshape(3, 8))
+
+
+# static slice of the first row (valid for any row count), and a strided
+# real_dynamic_slice with bounds from the input: x[1:d0, 0:d1:2].
+SLICE = """
+func.func @main(%x: tensor<?x9xf32>, %y: tensor<?x?xf32>) -> (tensor<1x4xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.slice"(%x) {start_indices = dense<[0, 1]> : tensor<2xi64>, limit_indices = dense<[1, 9]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} : (tensor<?x9xf32>) -> tensor<1x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %y, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %y, %c1 : tensor<?x?xf32>
+  %start = tensor.from_elements %c1, %c0 : tensor<2xindex>
+  %limit = tensor.from_elements %d0, %d1 : tensor<2xindex>
+  %strides = tensor.from_elements %c1, %c2 : tensor<2xindex>
+  %1 = "mhlo.real_dynamic_slice"(%y, %start, %limit, %strides) : (tensor<?x?xf32>, tensor<2xindex>, tensor<2xindex>, tensor<2xindex>) -> tensor<?x?xf32>
+  %2 = mhlo.exponential %1 : tensor<?x?xf32>
+  return %0, %2 : tensor<1x4xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def slices():
+    return compiled(SLICE)
+
+
+@pytest.mark.parametrize("shape", [(2, 1), (3, 7), (1025, 1031)], ids=str)
+def test_slices(slices, shape):
+    gen = rng("slice", shape)
+    x, y = rand(gen, (shape[0], 9)), rand(gen, shape)
+    o0, o1 = run(slices, x, y)
+    check(o0, x[0:1, 1:9:2])
+    check(o1, np.exp(y[1:, ::2]), rtol=1e-4)  # exp approximation
+
+
+# real_dynamic_slice with start / limit / strides given as i64 inputs
+DYN_SLICE = """
+func.func @main(%y: tensor<?x?xf32>, %start: tensor<2xi64>, %limit: tensor<2xi64>, %strides: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = "mhlo.real_dynamic_slice"(%y, %start, %limit, %strides) : (tensor<?x?xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def dyn_slice():
+    return compiled(DYN_SLICE)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ((1, 1), (0, 0), (1, 1), (1, 1)),
+        ((9, 11), (2, 1), (7, 11), (2, 3)),
+        ((1500, 999), (3, 0), (1499, 998), (1, 1)),
+    ],
+    ids=str,
+)
+def test_real_dynamic_slice_inputs(dyn_slice, case):
+    shape, start, limit, strides = case
+    y = rand(rng("dyn_slice", case), shape)
+    (out,) = run(dyn_slice, y, *(np.array(v, np.int64) for v in (start, limit, strides)))
+    check(out, y[start[0] : limit[0] : strides[0], start[1] : limit[1] : strides[1]])
+
+
+CONCAT = """
+func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.concatenate"(%a, %b, %c) {dimension = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = "mhlo.concatenate"(%a, %a) {dimension = 0 : i64} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = mhlo.multiply %1, %1 : tensor<?x?xf32>
+  return %0, %2 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def concat():
+    return compiled(CONCAT)
+
+
+@pytest.mark.parametrize("case", [(1, (1, 1, 1)), (3, (2, 5, 1)), (1023, (400, 1, 627))], ids=str)
+def test_concatenate(concat, case):
+    m, widths = case
+    gen = rng("concat", case)
+    a, b, c = (rand(gen, (m, w)) for w in widths)
+    o0, o1 = run(concat, a, b, c)
+    check(o0, np.concatenate([a, b, c], axis=1))
+    aa = np.concatenate([a, a], axis=0)
+    check(o1, aa * aa)
+
+
+PAD = """
+func.func @main(%x: tensor<?x?xf32>, %v: tensor<f32>, %lo: tensor<2xi64>, %hi: tensor<2xi64>, %in: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.pad"(%x, %v) {edge_padding_low = dense<[1, 2]> : tensor<2xi64>, edge_padding_high = dense<[0, 3]> : tensor<2xi64>, interior_padding = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %1 = "mhlo.dynamic_pad"(%x, %v, %lo, %hi, %in) : (tensor<?x?xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+"""
+
+
+def np_pad(x: np.ndarray, v: float, lo, hi, interior) -> np.ndarray:
+    shape = [
+        lo[d] + hi[d] + x.shape[d] + max(x.shape[d] - 1, 0) * interior[d] for d in range(x.ndim)
+    ]
+    out = np.full(shape, v, x.dtype)
+    idx = tuple(
+        slice(lo[d], lo[d] + (x.shape[d] - 1) * (interior[d] + 1) + 1, interior[d] + 1)
+        for d in range(x.ndim)
+    )
+    out[idx] = x
+    return out
+
+
+@pytest.fixture(scope="module")
+def pad():
+    return compiled(PAD)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 4), (1025, 700)], ids=str)
+def test_pad(pad, shape):
+    x = rand(rng("pad", shape), shape)
+    v = np.float32(-7.5)
+    lo, hi, interior = (2, 0), (1, 4), (1, 0)
+    o0, o1 = run(pad, x, np.array(v), *(np.array(t, np.int64) for t in (lo, hi, interior)))
+    check(o0, np_pad(x, v, (1, 2), (0, 3), (0, 1)))
+    check(o1, np_pad(x, v, lo, hi, interior))
+
+
+IOTA_REVERSE = """
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xi32>, tensor<3x4xi64>, tensor<?x?xf32>) {
+  %shape = shape.shape_of %x : tensor<?x?xf32> -> tensor<2xindex>
+  %0 = "mhlo.dynamic_iota"(%shape) {iota_dimension = 1 : i64} : (tensor<2xindex>) -> tensor<?x?xf32>
+  %1 = mhlo.add %x, %0 : tensor<?x?xf32>
+  %2 = "mhlo.dynamic_iota"(%shape) {iota_dimension = 0 : i64} : (tensor<2xindex>) -> tensor<?x?xi32>
+  %3 = "mhlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<3x4xi64>
+  %4 = "mhlo.reverse"(%x) {dimensions = dense<[1]> : tensor<1xi64>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %1, %2, %3, %4 : tensor<?x?xf32>, tensor<?x?xi32>, tensor<3x4xi64>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def iota_reverse():
+    return compiled(IOTA_REVERSE)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (1024, 1031)], ids=str)
+def test_iota_and_reverse(iota_reverse, shape):
+    x = rand(rng("iota", shape), shape)
+    o0, o1, o2, o3 = run(iota_reverse, x)
+    m, n = shape
+    check(o0, x + np.arange(n, dtype=np.float32)[None, :])
+    check(o1, np.broadcast_to(np.arange(m, dtype=np.int32)[:, None], shape))
+    check(o2, np.broadcast_to(np.arange(4, dtype=np.int64)[None, :], (3, 4)))
+    check(o3, x[:, ::-1])
+
+
+# An embedding lookup: rows of a table picked by an index vector, through
+# mhlo.gather (static slice sizes) and mhlo.dynamic_gather (slice sizes [1, d1]
+# given at run time, a dynamic column count).
+GATHER = """
+func.func @main(%table: tensor<?x16xf32>, %idx: tensor<?xi32>, %wide: tensor<?x?xf32>, %sizes: tensor<2xi64>) -> (tensor<?x16xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.gather"(%table, %idx) {dimension_numbers = #mhlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = dense<[1, 16]> : tensor<2xi64>} : (tensor<?x16xf32>, tensor<?xi32>) -> tensor<?x16xf32>
+  %1 = mhlo.multiply %0, %0 : tensor<?x16xf32>
+  %2 = "mhlo.dynamic_gather"(%wide, %idx, %sizes) {dimension_numbers = #mhlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false} : (tensor<?x?xf32>, tensor<?xi32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %1, %2 : tensor<?x16xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def gather():
+    return compiled(GATHER)
+
+
+@pytest.mark.parametrize("case", [(1, 1, 1), (7, 5, 3), (1000, 70001, 33)], ids=str)
+def test_gather(gather, case):
+    rows, n, cols = case
+    gen = rng("gather", case)
+    table, wide = rand(gen, (rows, 16)), rand(gen, (rows, cols))
+    idx = gen.integers(0, rows, size=(n,), dtype=np.int32)
+    o0, o1 = run(gather, table, idx, wide, np.array([1, cols], np.int64))
+    check(o0, table[idx] * table[idx])
+    check(o1, wide[idx])
