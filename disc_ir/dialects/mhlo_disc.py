@@ -76,6 +76,7 @@ from disc_ir.dialects.hlo_attrs import (
     format_type,
     shapes_compatible,
 )
+from disc_ir.ir.naming import register_result_namer
 
 # ---------------------------------------------------------------------------
 # Enumerations (stored as i64 integer attributes, as ODS' I64EnumAttr)
@@ -790,3 +791,8 @@ MHLO_DISC = Dialect(
     ],
     [],
 )
+
+
+# BladeDISC's MLIR names the results of `mhlo_disc.where` after their ODS names
+# (`%index, %num_output_elements = "mhlo_disc.where"(...)`).
+register_result_namer("mhlo_disc.where", lambda op: ["index", "num_output_elements"])

@@ -111,7 +111,7 @@ func.func @sparse(%idx: tensor<?x2xi64>, %shape: tensor<2xi64>, %vals: tensor<?x
   %2 = "mhlo_disc.sparse_segment_reduction"(%data, %ids, %ids) {reduction_mode = 1 : i64} : (tensor<?x8xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x8xf32>
   // CHECK: %3:2 = "mhlo_disc.sparse_segment_reduction_with_empty_rows"(%arg4, %arg0, %arg5, %arg1) : (tensor<?x8xf32>, tensor<?x2xi64>, tensor<?xi32>, tensor<2xi64>) -> (tensor<?x8xf32>, tensor<?xi1>)
   %3:2 = "mhlo_disc.sparse_segment_reduction_with_empty_rows"(%data, %idx, %ids, %shape) : (tensor<?x8xf32>, tensor<?x2xi64>, tensor<?xi32>, tensor<2xi64>) -> (tensor<?x8xf32>, tensor<?xi1>)
-  // CHECK: %4:2 = "mhlo_disc.where"(%arg6) : (tensor<?x?x?xi1>) -> (tensor<?x3xi64>, tensor<1xi64>)
+  // CHECK: %index, %num_output_elements = "mhlo_disc.where"(%arg6) : (tensor<?x?x?xi1>) -> (tensor<?x3xi64>, tensor<1xi64>)
   %index, %num_output_elements = "mhlo_disc.where"(%cond) : (tensor<?x?x?xi1>) -> (tensor<?x3xi64>, tensor<1xi64>)
   // CHECK: "mhlo_disc.args_mutation"(%arg4, %2) : (tensor<?x8xf32>, tensor<?x8xf32>) -> ()
   "mhlo_disc.args_mutation"(%data, %2) : (tensor<?x8xf32>, tensor<?x8xf32>) -> ()

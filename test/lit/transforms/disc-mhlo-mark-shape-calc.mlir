@@ -60,7 +60,8 @@ func.func @main(%arg0: tensor<100xi32>) -> tensor<?x?xf32> {
 // The element count of mhlo_disc.where is not a shape computation: what reads
 // it directly is left unmarked.
 // CHECK-LABEL: func.func @main
-// CHECK:         tensor.extract %{{.*}}#1[%{{.*}}] : tensor<1xi64>
+// CHECK:         %index, %num_output_elements = "mhlo_disc.where"
+// CHECK:         tensor.extract %num_output_elements[%{{.*}}] : tensor<1xi64>
 // CHECK:         tensor.from_elements {{.*}} {disc.shape_op = true}
 func.func @main(%arg0: tensor<?x3xi1>, %arg1: tensor<?x3xi64>) -> tensor<?x3xi64> {
   %c0 = arith.constant 0 : index
