@@ -248,6 +248,21 @@ def run_pipeline(
     return times
 
 
+def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
+    """Name the first mhlo/chlo op bufferization left behind (it has no lmhlo
+    form in this pipeline), instead of failing later in disc-to-llvm."""
+    from disc_ir.ir.parser import source_location
+
+    for op in module.walk():
+        if op.name.startswith(("mhlo.", "chlo.")) and op.name not in ("mhlo.return",):
+            loc = source_location(op)
+            where = f" (input line {loc[0]})" if loc else ""
+            raise CompileError(
+                f"'{op.name}'{where} is not supported by the {target} pipeline: "
+                "it has no lowering to lmhlo"
+            )
+
+
 @dataclass
 class LoweredModule:
     """The result of lowering a source to LLVM IR, before JIT compilation."""
@@ -306,6 +321,7 @@ def lower_to_llvm_ir(
             phase_ir[name] = m.clone()
         dump(name, m)
         if name == "bufferize":
+            _reject_unlowered_tensor_ops(m, target)
             main = next(
                 (o for o in m.ops if isinstance(o, func.FuncOp) and o.sym_name.data == "main"),
                 None,

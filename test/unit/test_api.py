@@ -314,3 +314,18 @@ def test_runtime_import_stays_xdsl_free():
         "assert callable(disc_ir.compile); assert 'xdsl' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_op_without_lmhlo_lowering_is_named() -> None:
+    """An op the CPU pipeline cannot bufferize is named with its input line,
+    instead of failing later inside disc-to-llvm."""
+    text = (
+        "func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %0 = chlo.erf %a : tensor<?xf32> -> tensor<?xf32>\n"
+        "  return %0 : tensor<?xf32>\n"
+        "}\n"
+    )
+    with pytest.raises(
+        CompileError, match=r"'chlo.erf' \(input line 2\) is not supported by the cpu pipeline"
+    ):
+        disc_ir.compile(text)
