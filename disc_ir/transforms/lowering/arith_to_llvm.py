@@ -34,27 +34,13 @@ from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     convert_type,
     fail,
+    fastmath_flags,
     get_attr,
-    llvm_value,
+    llvm_operands,
     replace_op,
 )
 
 Handler = Callable[[Operation, PatternRewriter], None]
-
-
-def _fastmath(op: Operation) -> llvm.FastMathAttr:
-    attr = get_attr(op, "fastmath")
-    flags = getattr(attr, "data", None)
-    if not flags:
-        return llvm.FastMathAttr(None)
-    names = [f.value if hasattr(f, "value") else str(f) for f in flags]
-    if "fast" in names:
-        return llvm.FastMathAttr("fast")
-    return llvm.FastMathAttr([llvm.FastMathFlag(n) for n in names if n != "none"])
-
-
-def _operands(op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
-    return [llvm_value(v, rewriter, op) for v in op.operands]
 
 
 def _result_type(op: Operation) -> Attribute:
@@ -90,7 +76,7 @@ def _constant(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _int_binary(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        lhs, rhs = _operands(op, rewriter)
+        lhs, rhs = llvm_operands(op, rewriter)
         new = cls(lhs, rhs)  # type: ignore[call-arg]
         replace_op(op, rewriter, [new], [new.results[0]])
 
@@ -99,8 +85,8 @@ def _int_binary(cls: type[Operation]) -> Handler:
 
 def _float_binary(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        lhs, rhs = _operands(op, rewriter)
-        new = cls(lhs, rhs, _fastmath(op))  # type: ignore[call-arg]
+        lhs, rhs = llvm_operands(op, rewriter)
+        new = cls(lhs, rhs, fastmath_flags(op))  # type: ignore[call-arg]
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -108,7 +94,7 @@ def _float_binary(cls: type[Operation]) -> Handler:
 
 def _intrinsic_binary(name: str) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        lhs, rhs = _operands(op, rewriter)
+        lhs, rhs = llvm_operands(op, rewriter)
         new = llvm.CallIntrinsicOp(intrinsic_name(name, lhs.type), [lhs, rhs], [lhs.type])
         replace_op(op, rewriter, [new], [new.results[0]])
 
@@ -117,7 +103,7 @@ def _intrinsic_binary(name: str) -> Handler:
 
 def _min_max(predicate: str) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        lhs, rhs = _operands(op, rewriter)
+        lhs, rhs = llvm_operands(op, rewriter)
         cmp = llvm.ICmpOp(lhs, rhs, IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), i64))
         sel = llvm.SelectOp(cmp.res, lhs, rhs)
         replace_op(op, rewriter, [cmp, sel], [sel.res])
@@ -126,7 +112,7 @@ def _min_max(predicate: str) -> Handler:
 
 
 def _cmpi(op: Operation, rewriter: PatternRewriter) -> None:
-    lhs, rhs = _operands(op, rewriter)
+    lhs, rhs = llvm_operands(op, rewriter)
     predicate = op.properties["predicate"]
     assert isinstance(predicate, IntegerAttr)
     new = llvm.ICmpOp(lhs, rhs, IntegerAttr(predicate.value.data, i64))
@@ -134,7 +120,7 @@ def _cmpi(op: Operation, rewriter: PatternRewriter) -> None:
 
 
 def _cmpf(op: Operation, rewriter: PatternRewriter) -> None:
-    lhs, rhs = _operands(op, rewriter)
+    lhs, rhs = llvm_operands(op, rewriter)
     predicate = op.properties["predicate"]
     assert isinstance(predicate, IntegerAttr)
     if isinstance(lhs.type, VectorType):
@@ -144,20 +130,20 @@ def _cmpf(op: Operation, rewriter: PatternRewriter) -> None:
 
 
 def _select(op: Operation, rewriter: PatternRewriter) -> None:
-    cond, lhs, rhs = _operands(op, rewriter)
+    cond, lhs, rhs = llvm_operands(op, rewriter)
     new = llvm.SelectOp(cond, lhs, rhs)
     replace_op(op, rewriter, [new], [new.res])
 
 
 def _negf(op: Operation, rewriter: PatternRewriter) -> None:
-    (arg,) = _operands(op, rewriter)
-    new = llvm.FNegOp(arg, _fastmath(op))
+    (arg,) = llvm_operands(op, rewriter)
+    new = llvm.FNegOp(arg, fastmath_flags(op))
     replace_op(op, rewriter, [new], [new.res])
 
 
 def _cast(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        (arg,) = _operands(op, rewriter)
+        (arg,) = llvm_operands(op, rewriter)
         target = _result_type(op)
         if arg.type == target:
             replace_op(op, rewriter, [], [arg])
@@ -178,7 +164,7 @@ def _int_width(t: Attribute) -> int:
 
 def _index_cast(signed: bool) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        (arg,) = _operands(op, rewriter)
+        (arg,) = llvm_operands(op, rewriter)
         target = _result_type(op)
         src_width, dst_width = _int_width(arg.type), _int_width(target)
         if src_width == dst_width:
@@ -212,7 +198,7 @@ def _floor_ceil_div(kind: str) -> Handler:
     exact quotient was rounded the wrong way."""
 
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        a, b = _operands(op, rewriter)
+        a, b = llvm_operands(op, rewriter)
         em = Emitter(rewriter, op)
         zero = _splat(em, 0, a)
         one = _splat(em, 1, a)

@@ -187,6 +187,23 @@ def llvm_value(value: SSAValue, rewriter: PatternRewriter, before: Operation) ->
     return cast_value(value, convert_type(value.type), rewriter, InsertPoint.before(before))
 
 
+def llvm_operands(op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
+    """`op`'s operands as llvm-dialect values, cast in front of `op` where needed."""
+    return [llvm_value(v, rewriter, op) for v in op.operands]
+
+
+def fastmath_flags(op: Operation) -> llvm.FastMathAttr:
+    """The llvm fastmath flags of an arith/math op's `fastmath` attribute."""
+    attr = get_attr(op, "fastmath")
+    flags = getattr(attr, "data", None)
+    if not flags:
+        return llvm.FastMathAttr(None)
+    names = [f.value if hasattr(f, "value") else str(f) for f in flags]
+    if "fast" in names:
+        return llvm.FastMathAttr("fast")
+    return llvm.FastMathAttr([llvm.FastMathFlag(n) for n in names if n != "none"])
+
+
 def materialize_source(
     value: SSAValue, type_: Attribute, rewriter: PatternRewriter, before: Operation
 ) -> SSAValue:

@@ -29,8 +29,8 @@ from disc_ir.transforms.lowering.arith_to_llvm import intrinsic_name
 from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     fail,
-    get_attr,
-    llvm_value,
+    fastmath_flags,
+    llvm_operands,
     lookup_symbol,
     module_of,
     replace_op,
@@ -39,47 +39,32 @@ from disc_ir.transforms.lowering.llvm_common import (
 Handler = Callable[[Operation, PatternRewriter], None]
 
 
-def _fastmath(op: Operation) -> llvm.FastMathAttr:
-    attr = get_attr(op, "fastmath")
-    flags = getattr(attr, "data", None)
-    if not flags:
-        return llvm.FastMathAttr(None)
-    names = [f.value if hasattr(f, "value") else str(f) for f in flags]
-    if "fast" in names:
-        return llvm.FastMathAttr("fast")
-    return llvm.FastMathAttr([llvm.FastMathFlag(n) for n in names if n != "none"])
-
-
-def _args(op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
-    return [llvm_value(v, rewriter, op) for v in op.operands]
-
-
 def _unary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        (x,) = _args(op, rewriter)
-        new = cls(x, _fastmath(op))  # type: ignore[call-arg]
+        (x,) = llvm_operands(op, rewriter)
+        new = cls(x, fastmath_flags(op))  # type: ignore[call-arg]
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
 
 
 def _fabs(op: Operation, rewriter: PatternRewriter) -> None:
-    (x,) = _args(op, rewriter)
-    new = llvm.FAbsOp(x, x.type, _fastmath(op))
+    (x,) = llvm_operands(op, rewriter)
+    new = llvm.FAbsOp(x, x.type, fastmath_flags(op))
     replace_op(op, rewriter, [new], [new.results[0]])
 
 
 def _binary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        a, b = _args(op, rewriter)
-        new = cls(a, b, _fastmath(op))  # type: ignore[call-arg]
+        a, b = llvm_operands(op, rewriter)
+        new = cls(a, b, fastmath_flags(op))  # type: ignore[call-arg]
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
 
 
 def _fma(op: Operation, rewriter: PatternRewriter) -> None:
-    a, b, c = _args(op, rewriter)
+    a, b, c = llvm_operands(op, rewriter)
     new = llvm.FMAOp(a, b, c)
     replace_op(op, rewriter, [new], [new.results[0]])
 
@@ -89,7 +74,7 @@ def _intrinsic(base: str, extra_false_flag: bool = False, mangle_second: bool = 
     `i1 false` (llvm.abs / ctlz / cttz: poison on INT_MIN / zero is off)."""
 
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        args = _args(op, rewriter)
+        args = llvm_operands(op, rewriter)
         em = Emitter(rewriter, op)
         name = intrinsic_name(base, args[0].type)
         if mangle_second:
@@ -112,27 +97,27 @@ def _one_like(em: Emitter, x: SSAValue) -> SSAValue:
 
 
 def _log1p(op: Operation, rewriter: PatternRewriter) -> None:
-    (x,) = _args(op, rewriter)
+    (x,) = llvm_operands(op, rewriter)
     em = Emitter(rewriter, op)
-    fm = _fastmath(op)
+    fm = fastmath_flags(op)
     sum_ = em.value(llvm.FAddOp(_one_like(em, x), x, fm))
     res = em.value(llvm.FLogOp(sum_, fm))
     replace_op(op, rewriter, [], [res])
 
 
 def _expm1(op: Operation, rewriter: PatternRewriter) -> None:
-    (x,) = _args(op, rewriter)
+    (x,) = llvm_operands(op, rewriter)
     em = Emitter(rewriter, op)
-    fm = _fastmath(op)
+    fm = fastmath_flags(op)
     e = em.value(llvm.FExpOp(x, fm))
     res = em.value(llvm.FSubOp(e, _one_like(em, x), fm))
     replace_op(op, rewriter, [], [res])
 
 
 def _rsqrt(op: Operation, rewriter: PatternRewriter) -> None:
-    (x,) = _args(op, rewriter)
+    (x,) = llvm_operands(op, rewriter)
     em = Emitter(rewriter, op)
-    fm = _fastmath(op)
+    fm = fastmath_flags(op)
     s = em.value(llvm.FSqrtOp(x, fm))
     res = em.value(llvm.FDivOp(_one_like(em, x), s, fm))
     replace_op(op, rewriter, [], [res])
@@ -142,7 +127,7 @@ def _libm(name: str) -> Handler:
     """A call to libm's `name` (`namef` for f32)."""
 
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
-        args = _args(op, rewriter)
+        args = llvm_operands(op, rewriter)
         t: Attribute = args[0].type
         if isinstance(t, Float32Type):
             symbol = name + "f"
