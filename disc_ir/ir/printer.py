@@ -188,6 +188,11 @@ class MlirPrinter(Printer):
         if self.print_generic_format or Operation.print is type(op).print:
             super().print_op(op)
             return
+        if _is_empty_parallel_terminator(op):
+            # BladeDISC's MLIR ended every `scf.parallel` body with `scf.yield`
+            # (today's MLIR: an implicit empty `scf.reduce`); both parse.
+            self.print_string("scf.yield")
+            return
         scope = bool(op.get_traits_of_type(IsolatedFromAbove))
         self._print_results(op)
         if scope:
@@ -220,3 +225,14 @@ def print_module(op: Operation, stream, *, generic: bool = False) -> None:
     printer = MlirPrinter(stream=stream, print_generic_format=generic)
     printer.print_op(op)
     stream.write("\n")
+
+
+def _is_empty_parallel_terminator(op: Operation) -> bool:
+    """An operand-less `scf.reduce` ending an `scf.parallel` body."""
+    parent = op.parent_op()
+    return (
+        op.name == "scf.reduce"
+        and not op.operands
+        and parent is not None
+        and parent.name == "scf.parallel"
+    )

@@ -5,9 +5,10 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
 `shape_constraint_graph` and compute-intensive fusion functions):
 
 * lmhlo ops outside any fusion are lowered alone: on the CPU by the CPU loop
-  schedule (a multi-dimensional `scf.parallel` with `cpu-only`, BladeDISC's
-  CPU-only build; a 1-D `scf.for` otherwise, as its GPU build lowers host
-  shape computations); on the GPU by a 1-D `scf.parallel`. The op is erased.
+  schedule (a multi-dimensional `scf.parallel` with `cpu-only=true`,
+  BladeDISC's CPU-only build, which the CPU pipeline passes; a 1-D `scf.for`
+  by default, as BladeDISC's GPU build lowers host shape computations); on
+  the GPU by a 1-D `scf.parallel`. The op is erased.
 * each `lmhlo.fusion` is lowered by the schedule of its fusion pattern
   (`FusionPattern.from_fusion_op`: roots, dominant op, fusion type) --
   the loop nests are emitted inside the fusion, before its last root, and the
@@ -22,10 +23,21 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
   - kColReduction / kInput: `col_reduction.lower_col_reduction_cpu`;
   - kStitch: `stitch_cpu.lower_stitch_cpu`.
 
-  GPU fusions: kLoop (`disc_vectorize_or_tile_hint` honoured, the tiled form
-  with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL, adjacent stores otherwise);
-  GPU row / column reductions and GPU stitch (warp shuffles, atomics, shared
-  memory) are not implemented yet and are reported as errors.
+  GPU fusions (`HandleGpuFusionOp`; the outputs of rank-2 column reduces
+  among the roots are first filled with the init value,
+  `gpu_col_reduction.emit_init_loops`):
+
+  - kLoop: `disc_vectorize_or_tile_hint` honoured, the tiled form with
+    DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL, adjacent stores otherwise;
+  - kRowReduction: `gpu_row_reduction` -- warp shuffles, one block per row
+    (`disc_row_reduction_schedule_hint = 1`, default, two shuffle rounds
+    through shared memory) or one warp per row (`= 2`), `disc_cta_size_hint`
+    threads per block, `disc_vectorize_or_tile_hint` rows per block / warp;
+  - kColReduction: `gpu_col_reduction` -- the 512-thread x 32-row tile with
+    atomics, or the 32 x 8 block tile reducing in shared memory
+    (`disc_col_reduction_schedule_hint = 8`);
+  - kStitch: `gpu_stitch` -- row reductions and the ops around them in one
+    kernel, reduction results kept in shared memory, inlined in place.
 
 Then, as BladeDISC's greedy driver does, ops are folded, constants uniqued and
 hoisted to the function entry, and dead ops removed.
@@ -57,6 +69,9 @@ from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.config import env_flag, shape_constraint_ir_enabled
 from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, fusion_block
+from disc_ir.transforms.codegen.gpu_col_reduction import emit_init_loops, lower_col_reduction_gpu
+from disc_ir.transforms.codegen.gpu_row_reduction import lower_row_reduction_gpu
+from disc_ir.transforms.codegen.gpu_stitch import lower_stitch_gpu
 from disc_ir.transforms.codegen.loop_schedule import (
     lower_loop_1d,
     lower_loop_cpu,
@@ -120,33 +135,43 @@ def lower_cpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
     elif ftype in (FusionType.COL_REDUCTION, FusionType.INPUT):
         lower_col_reduction_cpu(roots)
     elif ftype is FusionType.STITCH:
-        lower_stitch_cpu(pattern)
+        lower_stitch_cpu(pattern, shape_analysis=sa, fusion=fusion)
     else:
         raise LoweringError(f"Unknown fusion type {ftype.value}")
     clean_unused_lhlo_ops(block)
 
 
 def lower_gpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
-    """Emit a GPU fusion (kLoop only; the GPU reduction and stitch schedules are issue 8)."""
+    """Emit a GPU fusion by the schedule of its type (BladeDISC's `HandleGpuFusionOp`)."""
     pattern = FusionPattern.from_fusion_op(fusion, sa)
     block = fusion_block(fusion)
     roots = list(pattern.root_ops)
     if not roots:
         clean_unused_lhlo_ops(block)
         return
+    # The outputs of rank-2 column reduces are accumulated atomically: fill
+    # them with the init value first, whatever the schedule.
+    emit_init_loops(roots)
     ftype = pattern.fusion_type
     if ftype is FusionType.NONE:
         ftype = fusion_type_of(fusion)
     dominant = pattern.dominant_op or roots[-1]
-    vector_size = codegen_hints.vectorize_or_tile(fusion)
-    if ftype is FusionType.LOOP:
+    vector_size = codegen_hints.vectorize_or_tile(dominant)
+    if ftype is FusionType.ROW_REDUCTION:
+        schedule = codegen_hints.row_reduction_schedule(dominant)
+        lower_row_reduction_gpu(roots, dominant, schedule, vector_size)
+    elif ftype is FusionType.COL_REDUCTION:
+        lower_col_reduction_gpu(roots, dominant, codegen_hints.col_reduction_schedule(dominant))
+    elif ftype is FusionType.LOOP:
         if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
             lower_loop_tiled(roots, dominant, vector_size)
         else:
             lower_loop_1d(roots, dominant, vector_size=vector_size)
-        clean_unused_lhlo_ops(block)
-        return
-    raise LoweringError(f"the GPU {ftype.value} schedule is not implemented")
+    elif ftype is FusionType.STITCH:
+        lower_stitch_gpu(fusion, pattern, sa)
+    else:
+        raise LoweringError(f"the GPU {ftype.value} schedule is not implemented")
+    clean_unused_lhlo_ops(block)
 
 
 def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
@@ -189,7 +214,7 @@ class DiscLhloLegalizeRootsToParallelLoopsPass(ModulePass):
     core_count: int = -1
     gpu_sm_cc_major: int = 8
     gpu_sm_cc_minor: int = 0
-    cpu_only: bool = True
+    cpu_only: bool = False
 
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "core-count": "core count (e.g., SM count on NVIDIA GPU).",

@@ -35,9 +35,10 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Dialect, Operation
-from xdsl.irdl import irdl_op_definition, operand_def, result_def
+from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -245,8 +246,18 @@ class RankOp(xmemref.RankOp):
         """Nothing beyond the operand/result constraints (xDSL's checks ranked memrefs only)."""
 
 
+class AssumeAlignmentOp(xmemref.AssumeAlignmentOp):
+    """`memref.assume_alignment %m, 16 : memref<?xf32>`.
+
+    Not `Pure`, as in BladeDISC's MLIR where the op had no result and unknown
+    effects: the hint stays even when its result is unused (the codegen
+    schedules emit it before adjacent stores to the operand itself)."""
+
+    traits = traits_def(SameOperandsAndResultType())
+
+
 _REPLACED: dict[str, type[Operation]] = {
-    op.name: op for op in (CastOp, CopyOp, AtomicRMWOp, RankOp)
+    op.name: op for op in (CastOp, CopyOp, AtomicRMWOp, RankOp, AssumeAlignmentOp)
 }
 
 MEMREF = Dialect(

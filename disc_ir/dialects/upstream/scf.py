@@ -10,8 +10,8 @@ of xDSL's classes, same op names):
   region per value. BladeDISC's MLIR wrote each reduction as a
   `scf.reduce(%v) : T { ... }` op inside the body and ended the body with an
   (implicit) `scf.yield`; such input is read and normalized to today's form.
-  The terminator is printed only when it reduces something (the form both
-  MLIR versions parse);
+  An empty terminator prints as BladeDISC's MLIR printed it, `scf.yield`
+  (disc_ir.ir.printer; both MLIR versions parse that form);
 * `scf.reduce(%v : T) { ... }` (today) and `scf.reduce(%v) : T { ... }`
   (BladeDISC's MLIR) are both read; today's form is printed;
 * `scf.if` / `scf.execute_region` -- print their attribute dictionary as
@@ -189,13 +189,10 @@ class ParallelOp(xscf.ParallelOp):
             printer.print_string(")")
         _print_types_arrow(printer, tuple(self.res.types))
         printer.print_string(" ")
-        terminator = self.body.block.last_op
         printer.print_region(
             self.body,
             print_entry_block_args=False,
-            print_block_terminators=not (
-                isinstance(terminator, xscf.ReduceOp) and not terminator.operands
-            ),
+            print_block_terminators=True,
         )
         printer.print_op_attributes(self.attributes)
 

@@ -12,7 +12,13 @@
 * `stitch_cpu`: kStitch on CPU (every sub-root materialised by its own loop
   nest, the rest inlined afterwards).
 
-GPU schedules (warp-shuffle row reductions, atomic column reductions, GPU
-stitch) are further modules of this package to come; the pass dispatches.
+* `gpu_common`: warp shuffles (width-adapted), shared memory, barriers,
+  atomics;
+* `gpu_row_reduction`: kRowReduction on GPU (block-wise, two shuffle rounds;
+  warp-wise, one round);
+* `gpu_col_reduction`: kColReduction on GPU (init loops, thread tile with
+  atomics, block tile through shared memory);
+* `gpu_stitch`: kStitch on GPU (row reductions kept in shared memory).
+
 These are not passes: the pass module imports them.
 """

@@ -35,6 +35,7 @@ from disc_ir.analysis.loop_utils import (
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.codegen import elemental, scalar
 from disc_ir.codegen.elemental import Builder
+from disc_ir.dialects.upstream.memref import AssumeAlignmentOp
 from disc_ir.dialects.upstream.scf import ParallelOp
 
 
@@ -79,7 +80,7 @@ def _align(b: Builder, flat: SSAValue, vector_size: int) -> None:
     elem = elemental.element_type(flat)
     width = getattr(elem, "bitwidth", None) or getattr(getattr(elem, "width", None), "data", 8)
     byte_width = max(1, int(width) // 8)
-    b.create(memref.AssumeAlignmentOp(flat, byte_width * vector_size))
+    b.create(AssumeAlignmentOp(flat, byte_width * vector_size))
 
 
 def _linear_indices(b: Builder, linear: SSAValue, vector_size: int) -> list[SSAValue]:

@@ -7,6 +7,7 @@
 // CHECK: scf.parallel (%arg10, %arg11) = (%arg0, %arg1) to (%arg2, %arg3) step (%arg4, %arg5) {
 // CHECK-NEXT: %[[E:.*]] = memref.load %arg6[%arg10, %arg11] : memref<?x?xf32>
 // CHECK-NEXT: memref.store %[[E]], %arg6[%arg10, %arg11] : memref<?x?xf32>
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // GENERIC: "scf.parallel"(%{{.*}}) <{operandSegmentSizes = array<i32: 2, 2, 2, 0>}> ({
 // GENERIC: "scf.reduce"() : () -> ()

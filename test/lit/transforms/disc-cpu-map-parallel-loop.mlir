@@ -7,16 +7,21 @@
 // CHECK: scf.for
 // CHECK: } {disc.cpu.small_kernel}
 // CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c64) step (%c1) {
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.parallel (%{{.*}}) = (%c0) to (%arg1) step (%c1) {
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.parallel
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.parallel
 // CHECK-NEXT: scf.parallel
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: return
 func.func @schedule(%m: memref<?xf32>, %n: index) {

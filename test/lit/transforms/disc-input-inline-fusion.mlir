@@ -14,6 +14,7 @@
 // CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[ADD]], %[[ABS]] : f32
 // CHECK-NEXT:        %[[R:.*]] = arith.addf %[[M]], %[[ADD]] : f32
 // CHECK-NEXT:        memref.store %[[R]], %arg4[%[[I]]] : memref<?xf32>
+// CHECK-NEXT:      scf.yield
 // CHECK-NEXT:      }
 // CHECK-NEXT:      "lmhlo.terminator"() : () -> ()
 func.func @chain(%a: memref<?xf32>, %b: memref<?xf32>, %t1: memref<?xf32>, %t2: memref<?xf32>, %o: memref<?xf32>) -> memref<?xf32> {

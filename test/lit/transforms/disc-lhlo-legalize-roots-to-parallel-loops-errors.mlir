@@ -1,17 +1,18 @@
-// RUN: not disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops 2>&1 | FileCheck %s
+// RUN: not disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=true 2>&1 | FileCheck %s
 
-// The GPU reduction schedules (warp shuffles, atomics) are not implemented.
-// CHECK: failed to lower to loops: the GPU kRowReduction schedule is not implemented
-func.func @gpu_row(%a: memref<?x?xf32>, %init: memref<f32>, %o: memref<?xf32>) -> memref<?xf32> {
+// The GPU row-reduction schedules take rank-2 row reductions only (BladeDISC
+// canonicalizes reductions to rank 2 before fusion).
+// CHECK: failed to lower to loops: the GPU row-reduction schedule expects a rank-2 row reduction
+func.func @gpu_row(%a: memref<?x?x?xf32>, %init: memref<f32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
   "lmhlo.fusion"() ({
     "lmhlo.reduce"(%a, %init, %o) ({
     ^bb0(%x: memref<f32>, %y: memref<f32>, %z: memref<f32>):
       "lmhlo.add"(%x, %y, %z) : (memref<f32>, memref<f32>, memref<f32>) -> ()
       "lmhlo.terminator"() : () -> ()
-    }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x?xf32>, memref<f32>, memref<?xf32>) -> ()
+    }) {dimensions = dense<2> : tensor<1xi64>} : (memref<?x?x?xf32>, memref<f32>, memref<?x?xf32>) -> ()
     "lmhlo.terminator"() : () -> ()
   }) {disc.device = "gpu", disc.fusion.name = "row", disc.fusion_type = "kRowReduction"} : () -> ()
-  return %o : memref<?xf32>
+  return %o : memref<?x?xf32>
 }
 
 // -----

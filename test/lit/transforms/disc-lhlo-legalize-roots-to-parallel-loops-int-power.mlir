@@ -1,4 +1,4 @@
-// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops | FileCheck %s
+// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=true | FileCheck %s
 
 // Integer `power` is expanded as mlir-hlo does: six squaring steps over the
 // exponent's low bits, then the negative-exponent cases (base 1 -> 1, base -1

@@ -8,6 +8,7 @@
 // CHECK-NEXT:    scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[D]]) step (%{{.*}}) {
 // CHECK-NEXT:      %[[X:.*]] = memref.load %arg0[%[[I]]] : memref<?xf32>
 // CHECK-NEXT:      memref.store %[[X]], %arg1[%[[I]]] : memref<?xf32>
+// CHECK-NEXT:    scf.yield
 // CHECK-NEXT:    }
 // CHECK-NEXT:    "lmhlo.abs"(%arg0, %arg1)
 // CHECK-NEXT:    return %arg1

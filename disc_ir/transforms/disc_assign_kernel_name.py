@@ -1,0 +1,95 @@
+"""`disc-assign-kernel-name`: give every GPU kernel a meaningful name.
+
+BladeDISC's AssignKernelNamePass (`disc_assign_kernel_name.cc`), a module
+pass without options. After kernel outlining, each `gpu.launch_func` names a
+`gpu.func` in a `gpu.module`; the kernel is renamed and the launch updated:
+
+* a launch inside an `lmhlo.fusion` takes the fusion's full name
+  (`<disc.fusion.name>[___<disc.fusion.tag>]`), suffixed `_<i>` for the
+  `i`-th launch of the fusion, `i > 0`:
+
+      "lmhlo.fusion"() ({
+        gpu.launch_func @kernel_module::@the_kernel ...     // -> @kernel_module::@main_kLoop_divide__15_1_0
+      }) {disc.fusion.name = "main_kLoop_divide__15_1_0"}
+
+* a launch outside any fusion, the `i`-th in the module, becomes
+  `gKernel_<i>_<old kernel name>`.
+
+Launches are processed in program order. A launch whose `gpu.module` or
+`gpu.func` does not exist is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import DiagnosticException
+
+from disc_ir.analysis.fusion_pattern import parent_fusion
+from disc_ir.transforms.disc_outline_cpu_kernel import fusion_full_name
+from disc_ir.transforms.registry import register_pass
+
+LAUNCH_FUNC = "gpu.launch_func"
+
+
+def kernel_func(module: builtin.ModuleOp, launch: Operation) -> Operation:
+    """The `gpu.func` `launch` calls."""
+    kernel = launch.kernel  # type: ignore[attr-defined]
+    assert isinstance(kernel, SymbolRefAttr)
+    gpu_module = SymbolTable.lookup_symbol(module, kernel.root_reference)
+    if gpu_module is None or gpu_module.name != "gpu.module":
+        raise DiagnosticException(
+            f"'gpu.launch_func' op kernel module '{kernel.root_reference.data}' is undefined"
+        )
+    if len(kernel.nested_references) != 1:
+        raise DiagnosticException("'gpu.launch_func' op expected a @module::@kernel reference")
+    leaf = kernel.nested_references.data[0]
+    gpu_func = SymbolTable.lookup_symbol(gpu_module, leaf)
+    if gpu_func is None or gpu_func.name != "gpu.func":
+        raise DiagnosticException(
+            f"'gpu.launch_func' op kernel function '{leaf.data}' is undefined in "
+            f"'{kernel.root_reference.data}'"
+        )
+    return gpu_func
+
+
+def rename_kernel(module: builtin.ModuleOp, launch: Operation, name: str) -> None:
+    """Rename the kernel of `launch` to `name` and point `launch` at it
+    (`processLaunchFuncOp`)."""
+    func = kernel_func(module, launch)
+    func.sym_name = StringAttr(name)  # type: ignore[attr-defined]
+    kernel = launch.kernel  # type: ignore[attr-defined]
+    launch.kernel = SymbolRefAttr(kernel.root_reference, [StringAttr(name)])  # type: ignore[attr-defined]
+
+
+def assign_kernel_names(module: builtin.ModuleOp) -> None:
+    """Name the kernels of every launch in `module`."""
+    for fusion in [op for op in module.walk() if op.name == "lmhlo.fusion"]:
+        launches = [op for op in fusion.walk() if op.name == LAUNCH_FUNC]
+        full_name = fusion_full_name(fusion)
+        for i, launch in enumerate(launches):
+            rename_kernel(module, launch, full_name + (f"_{i}" if i else ""))
+    outside = [op for op in module.walk() if op.name == LAUNCH_FUNC and parent_fusion(op) is None]
+    for i, launch in enumerate(outside):
+        old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]
+        rename_kernel(module, launch, f"gKernel_{i}_{old}")
+
+
+@register_pass
+@dataclass(frozen=True)
+class DiscAssignKernelNamePass(ModulePass):
+    """Assign a meaningful name for each gpu kernel."""
+
+    name = "disc-assign-kernel-name"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        assign_kernel_names(op)
+
+
+__all__ = ["DiscAssignKernelNamePass", "assign_kernel_names", "kernel_func", "rename_kernel"]
