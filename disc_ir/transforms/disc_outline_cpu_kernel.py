@@ -33,7 +33,8 @@ in function `@f(%ctx: !disc_ral.context, ...)`:
 
    with loop invariants hoisted and `memref.alloc` / `memref.dealloc` pairs
    of the loop body moved around the loop (tile buffers are reused across the
-   iterations of a task);
+   iterations of a task), likewise its `memref.alloca` tiles of invariant
+   size (allocated once per task, on the task's stack);
 3. the loop is replaced by
 
        "disc_ral.cpu_launch"(%ctx, %lb, %ub, %step, %c1, %args...) {callee = @kernel}
@@ -204,7 +205,8 @@ def _clone_and_move_to(
     block: Block,
 ) -> None:
     """Clone `loop` with new bounds at the start of `block`, hoist its
-    invariants and its tile buffers' alloc/dealloc pairs."""
+    invariants, its tile buffers' alloc/dealloc pairs and its invariant-size
+    allocas."""
     cloned = loop.clone()
     n_init = len(loop.initVals)
     cloned.operands = (*lower, *upper, *step, *cloned.operands[len(cloned.operands) - n_init :])
@@ -232,6 +234,15 @@ def _clone_and_move_to(
         cloned.parent_block().insert_op_before(alloc, cloned)  # type: ignore[union-attr]
         dealloc.detach()
         cloned.parent_block().insert_op_after(dealloc, cloned)  # type: ignore[union-attr]
+    # Stack tiles of the body (the CPU stitch schedule's row tiles) are
+    # allocated once per task: an alloca left in the loop would grow the stack
+    # every iteration.
+    for op in list(body.ops):
+        if isinstance(op, memref.AllocaOp) and all(
+            _defined_outside(v, cloned) for v in op.operands
+        ):
+            op.detach()
+            cloned.parent_block().insert_op_before(op, cloned)  # type: ignore[union-attr]
 
 
 def _defined_outside(value: SSAValue, loop: Operation) -> bool:

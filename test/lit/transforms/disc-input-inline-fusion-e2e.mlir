@@ -1,4 +1,4 @@
-// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops -disc-input-inline-fusion -cse -canonicalize | FileCheck %s
+// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=true -disc-input-inline-fusion -cse -canonicalize | FileCheck %s
 
 // Roots pass then inline fusion, then cse + canonicalize: the
 // linearize / delinearize pairs of the loop cancel; no lmhlo op is left.
@@ -23,19 +23,22 @@ func.func @e2e(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %o: memref<?x?xf32>) ->
 
 // -----
 
-// A kStitch fusion on CPU: sub-roots materialised, the broadcast inlined into
-// the division loop; no lmhlo op is left.
+// A kStitch fusion on CPU (row schedule): the roots pass inlines it itself;
+// the exp tile on the stack, the sum a scalar, the broadcast of the sum
+// replaced by it; no lmhlo op is left.
 // CHECK-LABEL: func.func @stitch_softmax
 // CHECK-NOT:     lmhlo.dynamic_broadcast_in_dim
-// CHECK:         scf.parallel
-// CHECK:           math.exp
-// CHECK:         scf.parallel
-// CHECK:           scf.for
-// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) =
-// CHECK:           %[[E:.*]] = memref.load %arg1[%[[I]], %[[J]]]
-// CHECK:           %[[SEL:.*]] = arith.select %{{.*}}, %[[I]], %{{.*}} : index
-// CHECK:           %[[S:.*]] = memref.load %arg3[%[[SEL]]] : memref<?xf32>
-// CHECK:           arith.divf %[[E]], %[[S]] : f32
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK:           %[[TILE:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK:           scf.for %[[J:.*]] =
+// CHECK:             math.exp
+// CHECK:             memref.store %{{.*}}, %[[TILE]][%[[J]]]
+// CHECK:           %[[SUM:.*]] = scf.for
+// CHECK:             arith.addf %{{.*}} fastmath<reassoc>
+// CHECK:           scf.for %[[L:.*]] =
+// CHECK:             %[[E:.*]] = memref.load %[[TILE]][%[[L]]] : memref<?xf32>
+// CHECK:             %[[D:.*]] = arith.divf %[[E]], %[[SUM]] : f32
+// CHECK:             memref.store %[[D]], %arg6[%[[I]], %[[L]]]
 // CHECK-NOT:     "lmhlo.{{[a-z_]+}}"(%
 // CHECK:         "lmhlo.terminator"
 func.func @stitch_softmax(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memref<f32>, %s: memref<?xf32>, %shape: memref<2xindex>, %bs: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {

@@ -1,6 +1,6 @@
-// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops | FileCheck %s
+// RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=true | FileCheck %s
 // RUN: disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=false | FileCheck %s --check-prefix=HOST
-// RUN: env DISC_REDUCTION_TILE_SIZE=0 disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops | FileCheck %s --check-prefix=NOTILE
+// RUN: env DISC_REDUCTION_TILE_SIZE=0 disc-opt %s -split-input-file -disc-lhlo-legalize-roots-to-parallel-loops=cpu-only=true | FileCheck %s --check-prefix=NOTILE
 
 // A CPU op outside any fusion: a multi-dimensional parallel loop over its
 // output, linear index, 1-D view of the output; the op is erased. Without
@@ -84,6 +84,7 @@ func.func @kloop_multi_output(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %t: memr
 // CHECK:             math.exp
 // CHECK:             memref.store %{{.*}}, %{{.*}}[%[[LIN]]] : memref<?xf32>
 // CHECK-NEXT:      }
+// CHECK-NEXT:    scf.yield
 // CHECK-NEXT:    }
 func.func @kloop_tiled(%a: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
   "lmhlo.fusion"() ({
@@ -110,7 +111,7 @@ func.func @kloop_tiled(%a: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf
 // CHECK:             %[[RED:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
 // CHECK:               %[[COL:.*]] = "disc_shape.delinearize"(%[[K]], %[[COLS]])
 // CHECK:               %[[X:.*]] = memref.load %arg1[%[[ROW]], %[[COL]]] : memref<?x?xf32>
-// CHECK:               %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK:               %[[S:.*]] = arith.addf %[[ACC]], %[[X]] fastmath<reassoc> : f32
 // CHECK:               scf.yield %[[S]] : f32
 // CHECK:             }
 // CHECK:             memref.store %[[RED]], %arg3[%[[ROW]]] : memref<?xf32>
@@ -208,6 +209,7 @@ func.func @row_reduction_extra_root(%a: memref<?x?xf32>, %t: memref<?x?xf32>, %i
 // CHECK-NEXT:            memref.store %[[S]], %arg3[%[[J2]]] : memref<?xf32>
 // CHECK-NEXT:          }
 // CHECK-NEXT:        }
+// CHECK-NEXT:      scf.yield
 // CHECK-NEXT:      }
 // NOTILE-LABEL: func.func @col_reduction
 // NOTILE:         %[[N:.*]] = memref.dim %arg3
@@ -227,27 +229,37 @@ func.func @col_reduction(%a: memref<?x?xf32>, %t: memref<?x?xf32>, %init: memref
 
 // -----
 
-// kStitch on CPU (softmax): exp (reduce input), the reduce and the result are
-// materialised by loop nests of their own, in order; the broadcast stays to
-// be inlined into the last one.
+// kStitch on CPU (softmax), row schedule: one scf.parallel over the rows; per
+// row, exp (a sub-root: reduce input read twice) goes to a row tile on the
+// stack, the sum is a reassociable scalar reduction over the tile, and the
+// broadcast of the sum is replaced by the row's scalar; the fusion's other
+// lmhlo ops are inlined right away.
 // CHECK-LABEL: func.func @stitch_softmax
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         "lmhlo.fusion"() ({
-// CHECK-NEXT:      memref.dim %arg1
-// CHECK-NEXT:      memref.dim %arg1
-// CHECK-NEXT:      scf.parallel (%{{.*}}, %{{.*}}) = {{.*}} {
-// CHECK:             math.exp
-// CHECK:           }
-// CHECK:           scf.parallel (%{{.*}}) = {{.*}} {
-// CHECK:             scf.for {{.*}} iter_args
-// CHECK:               memref.load %arg1
-// CHECK:             memref.store %{{.*}}, %arg3
-// CHECK:           }
-// CHECK-NEXT:      "lmhlo.dynamic_broadcast_in_dim"(%arg3, %arg4, %arg5)
-// CHECK:           scf.parallel (%{{.*}}, %{{.*}}) = {{.*}} {
-// CHECK:             memref.load %arg1
-// CHECK:             memref.load %arg5
-// CHECK:             arith.divf
-// CHECK:           }
+// CHECK-NEXT:      %[[ROWS:.*]] = memref.dim %arg1, %[[C0]] : memref<?x?xf32>
+// CHECK-NEXT:      %[[COLS:.*]] = memref.dim %arg1, %[[C1]] : memref<?x?xf32>
+// CHECK-NEXT:      scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[ROWS]]) step (%[[C1]]) {
+// CHECK-NEXT:        %[[TILE:.*]] = memref.alloca(%[[COLS]]) : memref<?xf32>
+// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] {
+// CHECK-NEXT:          %[[A:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x?xf32>
+// CHECK-NEXT:          %[[E:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:          memref.store %[[E]], %[[TILE]][%[[J]]] : memref<?xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[INIT:.*]] = memref.load %arg2[] : memref<f32>
+// CHECK-NEXT:        %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT:          %[[T:.*]] = memref.load %[[TILE]][%[[K]]] : memref<?xf32>
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[T]] fastmath<reassoc> : f32
+// CHECK-NEXT:          scf.yield %[[S]] : f32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        scf.for %[[L:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] {
+// CHECK-NEXT:          %[[T2:.*]] = memref.load %[[TILE]][%[[L]]] : memref<?xf32>
+// CHECK-NEXT:          %[[D:.*]] = arith.divf %[[T2]], %[[SUM]] : f32
+// CHECK-NEXT:          memref.store %[[D]], %arg6[%[[I]], %[[L]]] : memref<?x?xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:      }
 // CHECK-NEXT:      "lmhlo.terminator"() : () -> ()
 func.func @stitch_softmax(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memref<f32>, %s: memref<?xf32>, %shape: memref<2xindex>, %bs: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
   "lmhlo.fusion"() ({
@@ -301,4 +313,84 @@ func.func @static_transpose(%a: memref<2x3xf32>, %o: memref<3x2xf32>) -> memref<
 func.func @shape_constraint_graph(%a: memref<2xf32>, %o: memref<2xf32>) {
   "lmhlo.abs"(%a, %o) : (memref<2xf32>, memref<2xf32>) -> ()
   return
+}
+
+// -----
+
+// CPU stitch, row schedule, a column-invariant sub-root: rsqrt of the
+// broadcast row sum is constant along the row, so it is computed once per row
+// (at column 0) as a scalar instead of once per element.
+// CHECK-LABEL: func.func @stitch_row_invariant
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         "lmhlo.fusion"() ({
+// CHECK-NEXT:      %[[ROWS:.*]] = memref.dim %arg0, %[[C0]] : memref<?x?xf32>
+// CHECK-NEXT:      %[[COLS:.*]] = memref.dim %arg0, %[[C1]] : memref<?x?xf32>
+// CHECK-NEXT:      scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[ROWS]]) step (%[[C1]]) {
+// CHECK-NEXT:        %[[INIT:.*]] = memref.load %arg1[] : memref<f32>
+// CHECK-NEXT:        %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT:          %[[A:.*]] = memref.load %arg0[%[[I]], %[[K]]] : memref<?x?xf32>
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[A]] fastmath<reassoc> : f32
+// CHECK-NEXT:          scf.yield %[[S]] : f32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[R:.*]] = math.rsqrt %[[SUM]] : f32
+// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] {
+// CHECK-NEXT:          %[[B:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x?xf32>
+// CHECK-NEXT:          %[[M:.*]] = arith.mulf %[[B]], %[[R]] : f32
+// CHECK-NEXT:          memref.store %[[M]], %arg6[%[[I]], %[[J]]] : memref<?x?xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      "lmhlo.terminator"() : () -> ()
+func.func @stitch_row_invariant(%a: memref<?x?xf32>, %init: memref<f32>, %s: memref<?xf32>, %shape: memref<2xindex>, %bs: memref<?x?xf32>, %r: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
+  "lmhlo.fusion"() ({
+    "lmhlo.reduce"(%a, %init, %s) ({
+    ^bb0(%x: memref<f32>, %y: memref<f32>, %z: memref<f32>):
+      "lmhlo.add"(%x, %y, %z) : (memref<f32>, memref<f32>, memref<f32>) -> ()
+      "lmhlo.terminator"() : () -> ()
+    }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x?xf32>, memref<f32>, memref<?xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%s, %shape, %bs) {broadcast_dimensions = dense<0> : tensor<1xi64>} : (memref<?xf32>, memref<2xindex>, memref<?x?xf32>) -> ()
+    "lmhlo.rsqrt"(%bs, %r) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.multiply"(%a, %r, %o) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "ln", disc.fusion_type = "kStitch"} : () -> ()
+  return %o : memref<?x?xf32>
+}
+
+// -----
+
+// CPU stitch whose ops do not all stay within a row (a reverse over the rows
+// reads another row's value): the per-sub-root fallback, a loop nest per
+// sub-root over its whole buffer (the reduction still reassociable).
+// CHECK-LABEL: func.func @stitch_fallback
+// CHECK:         "lmhlo.fusion"() ({
+// CHECK-NEXT:      "lmhlo.exponential"(%arg0, %arg1)
+// CHECK:           scf.parallel (%{{.*}}) = {{.*}} {
+// CHECK:             scf.for {{.*}} iter_args
+// CHECK:               memref.load %arg1
+// CHECK:               arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK:             memref.store %{{.*}}, %arg3
+// CHECK:           }
+// CHECK-NEXT:      "lmhlo.dynamic_broadcast_in_dim"(%arg3, %arg4, %arg5)
+// CHECK-NEXT:      "lmhlo.reverse"(%arg5, %arg6)
+// CHECK:           scf.parallel (%{{.*}}, %{{.*}}) = {{.*}} {
+// CHECK:             memref.load %arg1
+// CHECK:             memref.load %arg6
+// CHECK:             arith.divf
+// CHECK:           }
+// CHECK-NEXT:      "lmhlo.terminator"() : () -> ()
+func.func @stitch_fallback(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memref<f32>, %s: memref<?xf32>, %shape: memref<2xindex>, %bs: memref<?x?xf32>, %rv: memref<?x?xf32>, %o: memref<?x?xf32>) -> memref<?x?xf32> {
+  "lmhlo.fusion"() ({
+    "lmhlo.exponential"(%a, %e) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.reduce"(%e, %init, %s) ({
+    ^bb0(%x: memref<f32>, %y: memref<f32>, %z: memref<f32>):
+      "lmhlo.add"(%x, %y, %z) : (memref<f32>, memref<f32>, memref<f32>) -> ()
+      "lmhlo.terminator"() : () -> ()
+    }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x?xf32>, memref<f32>, memref<?xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%s, %shape, %bs) {broadcast_dimensions = dense<0> : tensor<1xi64>} : (memref<?xf32>, memref<2xindex>, memref<?x?xf32>) -> ()
+    "lmhlo.reverse"(%bs, %rv) {dimensions = dense<0> : tensor<1xi64>} : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.divide"(%e, %rv, %o) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "rev", disc.fusion_type = "kStitch"} : () -> ()
+  return %o : memref<?x?xf32>
 }

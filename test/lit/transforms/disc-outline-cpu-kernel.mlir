@@ -108,3 +108,42 @@ func.func @no_kernel(%A: memref<4xf32>) {
   return
 }
 
+
+// -----
+
+// A stack tile of invariant size in the loop body (the CPU stitch schedule's
+// row tile): allocated once per task, before the kernel's loop, in both
+// step specializations.
+// CHECK-LABEL: func.func @row_tile_gKernel_
+// CHECK:         %[[COLS:.*]] = memref.dim %arg4, %{{.*}} : memref<?x?xf32>
+// CHECK:         scf.if
+// CHECK-NEXT:      %[[T1:.*]] = memref.alloca(%[[COLS]]) : memref<?xf32>
+// CHECK-NEXT:      scf.parallel
+// CHECK-NOT:         memref.alloca
+// CHECK:             memref.store %{{.*}}, %[[T1]][%{{.*}}] : memref<?xf32>
+// CHECK:             memref.load %[[T1]][%{{.*}}] : memref<?xf32>
+// CHECK:         } else {
+// CHECK-NEXT:      %[[T2:.*]] = memref.alloca(%[[COLS]]) : memref<?xf32>
+// CHECK-NEXT:      scf.parallel
+// CHECK-NOT:         memref.alloca
+// CHECK:             memref.store %{{.*}}, %[[T2]][%{{.*}}] : memref<?xf32>
+// CHECK:         return
+func.func @row_tile(%ctx: !disc_ral.context, %a: memref<?x?xf32>, %o: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %a, %c0 : memref<?x?xf32>
+  %cols = memref.dim %a, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%rows) step (%c1) {
+    %tile = memref.alloca(%cols) : memref<?xf32>
+    scf.for %j = %c0 to %cols step %c1 {
+      %x = memref.load %a[%i, %j] : memref<?x?xf32>
+      memref.store %x, %tile[%j] : memref<?xf32>
+    }
+    scf.for %j = %c0 to %cols step %c1 {
+      %y = memref.load %tile[%j] : memref<?xf32>
+      memref.store %y, %o[%i, %j] : memref<?x?xf32>
+    }
+    scf.reduce
+  }
+  return
+}
