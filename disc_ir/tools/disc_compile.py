@@ -10,7 +10,10 @@ metadata file next to the output (`tutorial.ll` -> `tutorial.discmeta`, or
 it with `disc_ir.codegen.llvm_backend.HostJit` and call `main` through
 `disc_ir.runtime.RalContext(metadata_path=...)`.
 
-Flags: `--target cpu`, `-o FILE` (`-`: stdout, the default), `--entry NAME`,
+With `--target cuda` the host LLVM IR goes to `-o FILE` and the PTX of each
+kernel module (`gpu.module`) beside it, `out.ll` -> `out.<module>.ptx`.
+
+Flags: `--target cpu|cuda`, `-o FILE` (`-`: stdout, the default), `--entry NAME`,
 `--emit llvm|llvm-opt|mlir` (LLVM IR as generated, after LLVM's O3 for this
 host, or the final MLIR), `--until PHASE` (stop after a phase, print MLIR),
 `--verify-each`, `--mlir-print-ir-after-all`, `--mlir-timing` (as disc-opt's).
@@ -118,6 +121,17 @@ class _Trace:
         return "\n".join(lines) + "\n"
 
 
+def write_kernel_ptx(output: str, kernels: dict[str, str]) -> list[str]:
+    """Writes each kernel module's PTX beside `output` (`out.ll` -> `out.<module>.ptx`)."""
+    written: list[str] = []
+    base = Path(output).with_suffix("") if Path(output).suffix else Path(output)
+    for name, ptx in kernels.items():
+        path = base.parent / f"{base.name}.{name}.ptx"
+        path.write_text(ptx, encoding="utf-8")
+        written.append(str(path))
+    return written
+
+
 def metadata_path_for(output: str) -> str:
     """The metadata file written beside `output` (`out.ll` -> `out.discmeta`)."""
     path = Path(output)
@@ -138,6 +152,7 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
     trace = _Trace(args.mlir_print_ir_after_all, stderr)
     start = time.perf_counter()
     try:
+        kernels: dict[str, str] = {}
         if args.until is not None or args.emit == "mlir":
             text, extra = _lower_mlir(source, args, trace)
             meta = None
@@ -155,6 +170,7 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
                 after_pass=trace.after_pass,
             )
             text = lowered.llvm_ir
+            kernels = lowered.gpu_kernels
             extra = {"translate to LLVM IR": lowered.times.get("translate", 0.0)}
             if args.emit == "llvm-opt":
                 from disc_ir.codegen.llvm_backend import optimize_llvm_ir
@@ -176,6 +192,8 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
         Path(args.output).write_text(text, encoding="utf-8")
         note = f" and constants to {meta}" if meta is not None else ""
         stderr.write(f"disc-compile: wrote {args.output}{note}\n")
+        for path in write_kernel_ptx(args.output, kernels):
+            stderr.write(f"disc-compile: wrote {path}\n")
     if args.mlir_timing:
         stderr.write(trace.report(extra, time.perf_counter() - start))
     return 0

@@ -23,8 +23,8 @@ class DiscPipelinePass(ModulePass):
 
     name = "disc-pipeline"
     OPTION_HELP: ClassVar[dict[str, str]] = {
-        "target": "code generation target: cpu",
-        "until": "stop after this phase (tensor, placement, bufferize, lhlo, ral, codegen, llvm); empty: all",
+        "target": "code generation target: cpu or cuda",
+        "until": "stop after this phase (tensor, placement, bufferize, lhlo, ral, codegen, [device,] llvm); empty: all",
         "metadata-file-name": "where disc-const-to-ral writes constants; empty: no file",
     }
 

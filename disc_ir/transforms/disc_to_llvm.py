@@ -13,7 +13,9 @@ BladeDISC's DiscToLLVMPass (disc_to_llvm.cc) on opaque pointers:
 
 The patterns live in `disc_ir/transforms/lowering/*_to_llvm.py`. Operands
 are bridged with `builtin.unrealized_conversion_cast`s, reconciled at the end;
-`gpu.module`s are dropped, as BladeDISC strips them once kernels are embedded.
+`gpu.launch_func` becomes the compiled blob in a global plus a RAL
+`ral_kernel_launch` on `gpu` (`lowering/gpu_launch_to_llvm.py`); the
+`gpu.module`s are then dropped, as BladeDISC strips them once kernels are embedded.
 The input must be free of `scf`/`affine` (run `convert-scf-to-cf` and
 `lower-affine` first); an op the patterns do not handle is an error naming it.
 """
@@ -33,6 +35,7 @@ from disc_ir.transforms.lowering.arith_to_llvm import arith_to_llvm_patterns
 from disc_ir.transforms.lowering.cf_to_llvm import cf_to_llvm_patterns
 from disc_ir.transforms.lowering.disc_ral_to_llvm import disc_ral_to_llvm_patterns
 from disc_ir.transforms.lowering.func_to_llvm import func_to_llvm_patterns
+from disc_ir.transforms.lowering.gpu_launch_to_llvm import gpu_launch_to_llvm_patterns
 from disc_ir.transforms.lowering.math_to_llvm import math_to_llvm_patterns
 from disc_ir.transforms.lowering.memref_to_llvm import memref_to_llvm_patterns
 from disc_ir.transforms.registry import register_pass
@@ -40,10 +43,9 @@ from disc_ir.transforms.registry import register_pass
 
 def convert_to_llvm(module: builtin.ModuleOp) -> None:
     """Runs the conversion on `module` in place (see the module docstring)."""
-    for op in list(module.body.block.ops):
-        if op.name == "gpu.module":
-            module.body.block.erase_op(op)
+    kernel_modules = [op for op in module.body.block.ops if op.name == "gpu.module"]
     patterns = [
+        *gpu_launch_to_llvm_patterns(),
         *func_to_llvm_patterns(),
         *disc_ral_to_llvm_patterns(),
         *memref_to_llvm_patterns(),
@@ -54,6 +56,8 @@ def convert_to_llvm(module: builtin.ModuleOp) -> None:
     PatternRewriteWalker(
         GreedyRewritePatternApplier(patterns), apply_recursively=True
     ).rewrite_module(module)
+    for op in kernel_modules:
+        module.body.block.erase_op(op)
     reconcile_unrealized_casts(module, warn_on_failure=False)
     _check_legal(module)
 

@@ -30,7 +30,7 @@
 // DUMPS-NOT: IR Dump After DiscMhloMarkShapeCalcPass
 
 // BADPHASE: pass 'disc-pipeline': unknown phase 'nowhere' (phases: tensor, placement, bufferize, lhlo, ral, codegen, llvm)
-// BADTARGET: pass 'disc-pipeline': unknown target 'tpu' (known: cpu)
+// BADTARGET: pass 'disc-pipeline': unknown target 'tpu' (known: cpu, cuda)
 
 func.func @main(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32>
     attributes {tf.entry_function = {inputs = "x,b", outputs = "z", input_placements = "cpu,cpu", output_placements = "cpu"}} {

@@ -1,0 +1,208 @@
+"""`gpu` -> `llvm` + NVVM intrinsics (MLIR's GPUToNVVM patterns, as BladeDISC's
+DiscLowerGpuOpsToNVVMOpsPass populates them).
+
+disc-ir has no `nvvm` dialect: each NVVM op is emitted as the
+`llvm.call_intrinsic` MLIR's NVVM-to-LLVM-IR translation produces for it, so
+the kernel module translates to LLVM IR without an extra step.
+
+* `gpu.func @k(...) kernel` -> `llvm.func @k(...)` with memref arguments
+  expanded into descriptor fields (MLIR's default calling convention) and
+  the unit attributes `gpu.kernel` and `nvvm.kernel` (the NVPTX backend
+  emits such a function as a `.entry`); `gpu.return` -> `llvm.return`;
+* `gpu.thread_id|block_id|block_dim|grid_dim x|y|z` ->
+  `llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}` (`i32`),
+  zero-extended to the index type (`i64`; the ids are never negative);
+* `gpu.barrier` -> `llvm.nvvm.barrier0` (`bar.sync 0`);
+* `gpu.shuffle <mode> %v, %offset, %width` -> `llvm.nvvm.shfl.sync.<kind>.<t>p`
+  with MLIR's operands: the active mask `-1 >> (32 - width)` and
+  `width - 1` as the clamp (`up`: `32 - width`); the `p` variant also gives
+  the valid flag. `f32`/`i32` are shuffled directly; `i1`/`i8`/`i16`/`f16`/
+  `bf16` through a widened `i32`; 64-bit values as two `i32` halves (the
+  valid flag of the low half).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FunctionType,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from disc_ir.transforms.lowering.func_to_llvm import (
+    _convert_entry_args,
+    converted_function_type,
+)
+from disc_ir.transforms.lowering.llvm_common import (
+    Emitter,
+    fail,
+    replace_op,
+    retype_block_args,
+)
+
+Handler = Callable[[Operation, PatternRewriter], None]
+
+NVVM_KERNEL_ATTR = "nvvm.kernel"
+"""Marks an `llvm.func` that is a kernel entry (MLIR's NVVMDialect::getKernelFuncAttrName)."""
+
+_SREG = {
+    "gpu.thread_id": "tid",
+    "gpu.block_id": "ctaid",
+    "gpu.block_dim": "ntid",
+    "gpu.grid_dim": "nctaid",
+}
+_SHFL_KIND = {"xor": "bfly", "down": "down", "up": "up", "idx": "idx"}
+
+
+def _gpu_func(op: Operation, rewriter: PatternRewriter) -> None:
+    ftype = op.properties["function_type"]
+    assert isinstance(ftype, FunctionType)
+    name = op.attributes.get("sym_name") or op.properties.get("sym_name")
+    assert isinstance(name, StringAttr)
+    if ftype.outputs.data:
+        raise fail(op, "kernels returning values are not supported")
+    if op.attributes.get("workgroup_attributions") is not None:
+        count = op.attributes["workgroup_attributions"]
+        if getattr(getattr(count, "value", None), "data", 0):
+            raise fail(op, "workgroup attributions are not supported (use memref.global)")
+    llvm_type = converted_function_type(ftype)
+    body = rewriter.move_region_contents_to_new_regions(op.regions[0])
+    attrs: dict[str, Attribute] = {
+        k: v
+        for k, v in op.attributes.items()
+        if k not in ("sym_name", "function_type", "kernel", "workgroup_attributions", "arg_attrs")
+    }
+    is_kernel = op.properties.get("kernel") is not None or "gpu.kernel" in op.attributes
+    if is_kernel:
+        attrs["gpu.kernel"] = UnitAttr()
+        attrs[NVVM_KERNEL_ATTR] = UnitAttr()
+    new = llvm.FuncOp(
+        name.data,
+        llvm_type,
+        linkage=llvm.LinkageAttr("external"),
+        body=body,
+        extra_attrs=attrs,
+    )
+    rewriter.replace(op, new)
+    if body.blocks:
+        _convert_entry_args(new, list(llvm_type.inputs.data), rewriter)
+        for block in list(body.blocks)[1:]:
+            retype_block_args(block, rewriter)
+
+
+def _gpu_return(op: Operation, rewriter: PatternRewriter) -> None:
+    if op.operands:
+        raise fail(op, "returning values from a kernel is not supported")
+    rewriter.replace(op, llvm.ReturnOp())
+
+
+def _sreg(op: Operation, rewriter: PatternRewriter) -> None:
+    dim = op.properties["dimension"]
+    name = f"llvm.nvvm.read.ptx.sreg.{_SREG[op.name]}.{dim.data.value}"  # type: ignore[attr-defined]
+    em = Emitter(rewriter, op)
+    call = em.value(llvm.CallIntrinsicOp(name, [], [i32]))
+    value = em.value(llvm.ZExtOp(call, i64))
+    replace_op(op, rewriter, [], [value])
+
+
+def _barrier(op: Operation, rewriter: PatternRewriter) -> None:
+    em = Emitter(rewriter, op)
+    em.emit(llvm.CallIntrinsicOp("llvm.nvvm.barrier0", [], []))
+    rewriter.erase(op)
+
+
+def _shfl_i32_or_f32(
+    em: Emitter, kind: str, value: SSAValue, offset: SSAValue, mask: SSAValue, clamp: SSAValue
+) -> tuple[SSAValue, SSAValue]:
+    suffix = "f32" if isinstance(value.type, Float32Type) else "i32"
+    ret = llvm.LLVMStructType.from_type_list([value.type, i1])
+    pair = em.value(
+        llvm.CallIntrinsicOp(
+            f"llvm.nvvm.shfl.sync.{kind}.{suffix}p", [mask, value, offset, clamp], [ret]
+        )
+    )
+    return em.extract(pair, [0], value.type), em.extract(pair, [1], i1)
+
+
+def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
+    em = Emitter(rewriter, op)
+    value, offset, width = (em.llvm(v) for v in op.operands)
+    mode = op.properties["mode"].data.value  # type: ignore[attr-defined]
+    kind = _SHFL_KIND[mode]
+    thirty_two = em.const(32, i32)
+    lead_inactive = em.value(llvm.SubOp(thirty_two, width))
+    mask = em.value(llvm.LShrOp(em.const(-1, i32), lead_inactive))
+    if mode == "up":
+        clamp = lead_inactive
+    else:
+        clamp = em.value(llvm.SubOp(width, em.const(1, i32)))
+    t = value.type
+    if isinstance(t, Float32Type) or t == i32:
+        result, valid = _shfl_i32_or_f32(em, kind, value, offset, mask, clamp)
+    elif isinstance(t, Float16Type | BFloat16Type) or (
+        isinstance(t, IntegerType) and t.width.data < 32
+    ):
+        bits = 16 if isinstance(t, Float16Type | BFloat16Type) else t.width.data  # type: ignore[union-attr]
+        as_int = (
+            value
+            if isinstance(t, IntegerType)
+            else em.value(llvm.BitcastOp(value, IntegerType(bits)))
+        )
+        wide = em.value(llvm.ZExtOp(as_int, i32))
+        shuffled, valid = _shfl_i32_or_f32(em, kind, wide, offset, mask, clamp)
+        narrow = em.value(llvm.TruncOp(shuffled, IntegerType(bits)))
+        result = narrow if isinstance(t, IntegerType) else em.value(llvm.BitcastOp(narrow, t))
+    elif isinstance(t, Float64Type) or t == i64:
+        as_int = value if t == i64 else em.value(llvm.BitcastOp(value, i64))
+        lo = em.value(llvm.TruncOp(as_int, i32))
+        hi = em.value(llvm.TruncOp(em.value(llvm.LShrOp(as_int, em.const(32, i64))), i32))
+        lo_s, valid = _shfl_i32_or_f32(em, kind, lo, offset, mask, clamp)
+        hi_s, _ = _shfl_i32_or_f32(em, kind, hi, offset, mask, clamp)
+        wide_hi = em.value(llvm.ShlOp(em.value(llvm.ZExtOp(hi_s, i64)), em.const(32, i64)))
+        joined = em.value(llvm.OrOp(wide_hi, em.value(llvm.ZExtOp(lo_s, i64))))
+        result = joined if t == i64 else em.value(llvm.BitcastOp(joined, t))
+    else:
+        raise fail(op, f"cannot shuffle a value of type {t}")
+    replace_op(op, rewriter, [], [result, valid])
+
+
+HANDLERS: dict[str, Handler] = {
+    "gpu.func": _gpu_func,
+    "gpu.return": _gpu_return,
+    "gpu.thread_id": _sreg,
+    "gpu.block_id": _sreg,
+    "gpu.block_dim": _sreg,
+    "gpu.grid_dim": _sreg,
+    "gpu.barrier": _barrier,
+    "gpu.shuffle": _shuffle,
+}
+
+
+class GpuToNVVM(RewritePattern):
+    """Lowers the `gpu` ops of `HANDLERS` inside a kernel module."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        handler = HANDLERS.get(op.name)
+        if handler is not None:
+            handler(op, rewriter)
+
+
+def gpu_to_nvvm_patterns() -> list[RewritePattern]:
+    """The patterns of this module."""
+    return [GpuToNVVM()]
+
+
+__all__ = ["HANDLERS", "NVVM_KERNEL_ATTR", "GpuToNVVM", "gpu_to_nvvm_patterns"]
