@@ -1,0 +1,119 @@
+"""Measurements: call timing, copy bandwidth, relative error, peak RSS in a subprocess.
+
+- `time_call(call, warmup, repeats, budget_s)`: `warmup` calls, then up to
+  `repeats` timed calls (at least 3, fewer than `repeats` once `budget_s`
+  seconds are spent); median and minimum in milliseconds.
+- `copy_bandwidth()`: numpy copies of a large float32 array (256 MiB by
+  default); GB/s = 2 x bytes / time (read + write), best and median.
+- `relative_error(got, want)`: max |got - want| / max |want| over every
+  output (normwise, so values near zero do not dominate); inf on a shape
+  mismatch or a non-finite result.
+- `peak_rss(system, model, sizes, ...)`: runs `python -m bench.rss` in its own
+  process (compile + one call of one model on one system) and returns its
+  peak RSS before compiling (imports and inputs) and at the end, in MiB
+  (VmHWM; see bench/rss.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def time_call(
+    call: Callable[[], Any], warmup: int, repeats: int, budget_s: float
+) -> dict[str, float | int]:
+    """Median / min wall time of `call()` in ms and the number of samples."""
+    for _ in range(warmup):
+        call()
+    samples: list[float] = []
+    spent = 0.0
+    while len(samples) < repeats and (len(samples) < 3 or spent < budget_s):
+        t0 = time.perf_counter()
+        call()
+        dt = time.perf_counter() - t0
+        spent += dt
+        samples.append(dt * 1e3)
+    return {
+        "median_ms": statistics.median(samples),
+        "min_ms": min(samples),
+        "samples": len(samples),
+    }
+
+
+def copy_bandwidth(nbytes: int = 256 << 20, repeats: int = 10) -> dict[str, float]:
+    """The machine's copy bandwidth measured with numpy (single thread), GB/s."""
+    n = nbytes // 4
+    src = np.arange(n, dtype=np.float32)
+    dst = np.empty_like(src)
+    np.copyto(dst, src)  # fault the pages in
+    rates = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        np.copyto(dst, src)
+        rates.append(2 * src.nbytes / (time.perf_counter() - t0) / 1e9)
+    return {"best_gb_s": max(rates), "median_gb_s": statistics.median(rates), "bytes": src.nbytes}
+
+
+def relative_error(got: Sequence[np.ndarray], want: Sequence[np.ndarray]) -> float:
+    """max |got - want| / max |want| over all outputs (inf on mismatch)."""
+    if len(got) != len(want):
+        return math.inf
+    worst = 0.0
+    for g, w in zip(got, want, strict=True):
+        g64 = np.asarray(g, dtype=np.float64)
+        w64 = np.asarray(w, dtype=np.float64)
+        if g64.shape != w64.shape or not np.all(np.isfinite(g64)):
+            return math.inf
+        scale = float(np.max(np.abs(w64))) if w64.size else 0.0
+        diff = float(np.max(np.abs(g64 - w64))) if w64.size else 0.0
+        worst = max(worst, diff / scale if scale > 0 else diff)
+    return worst
+
+
+def peak_rss(
+    system: str,
+    model: str,
+    sizes: dict[str, int],
+    *,
+    source: Path | None = None,
+    threads: int | None = None,
+    timeout_s: float = 600.0,
+) -> dict[str, Any]:
+    """Peak RSS of compiling and running `model` once on `system`, in its own process.
+
+    Returns {"baseline_mb", "peak_mb"} or {"error"}.
+    """
+    spec = {"system": system, "model": model, "sizes": sizes, "threads": threads}
+    if source is not None:
+        spec["source"] = str(source)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bench.rss", json.dumps(spec)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=timeout_s,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout_s:.0f} s"}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if not lines:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        return {"error": f"exit {proc.returncode}: {tail[0][:300]}"}
+    return json.loads(lines[-1])

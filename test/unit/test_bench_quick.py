@@ -1,0 +1,182 @@
+"""The benchmark harness (bench/) at tiny sizes: schema, correctness check, report.
+
+Runs the harness's own functions with the peers that are installed (jax,
+IREE; torch.compile's cold compiles are too slow for a unit test and are
+left out); a missing peer must show up as `unavailable`, never as a crash.
+disc-ir compiles the jax export when jax is installed, else bench/graphs'
+MHLO, and must match the reference within 1e-4.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import run as R  # noqa: E402
+from bench.measure import peak_rss, relative_error, time_call  # noqa: E402
+from bench.systems import Prepared, System, configure_jax  # noqa: E402
+
+SYSTEMS = ("disc-ir", "xla", "iree", "numpy")
+
+
+@pytest.fixture(scope="module")
+def systems() -> dict:
+    configure_jax()
+    return R.resolve_systems(SYSTEMS, threads=None)
+
+
+@pytest.fixture(scope="module")
+def softmax_record(systems: dict) -> dict:
+    return R.bench_one(
+        "softmax",
+        {"rows": 5, "cols": 33},
+        systems,
+        warmup=0,
+        repeats=3,
+        budget_s=0.0,
+        bandwidth_gb_s=10.0,
+        log=lambda _msg: None,
+    )
+
+
+def test_every_system_reported(softmax_record: dict, systems: dict) -> None:
+    assert set(softmax_record["systems"]) == set(SYSTEMS)
+    for name, entry in softmax_record["systems"].items():
+        if isinstance(systems[name], str):
+            assert entry == {"status": "unavailable", "error": systems[name]}
+    disc = softmax_record["systems"]["disc-ir"]
+    assert disc["status"] == "ok", disc
+    assert disc["correct"] and disc["rel_err"] <= R.RTOL
+    assert disc["samples"] == 3 and disc["median_ms"] > 0
+    # compile phases: the pipeline's, measured with verification off
+    assert {"parse", "tensor", "llvm", "jit"} <= set(disc["compile_phases"])
+    assert disc["compile_s"] == pytest.approx(sum(disc["compile_phases"].values()))
+    assert softmax_record["bytes_moved"] == 2 * 5 * 33 * 4
+    assert disc["gb_per_s"] > 0 and "bandwidth_fraction" in disc
+    expected_ref = "xla" if softmax_record["systems"]["xla"]["status"] == "ok" else "numpy"
+    assert softmax_record["reference"] == expected_ref
+
+
+def test_payload_schema_and_report(softmax_record: dict) -> None:
+    dyn = R.dynamic_workload(["numpy"], [3, 5, 9], 8, log=lambda _msg: None)
+    assert dyn["systems"]["numpy"]["status"] == "ok"
+    assert len(dyn["systems"]["numpy"]["per_call_s"]) == 3
+    payload = {
+        "schema": R.SCHEMA,
+        "machine": R.machine_info(None),
+        "settings": {},
+        "copy_bandwidth": {"best_gb_s": 10.0},
+        "systems": {},
+        "results": [softmax_record],
+        "dynamic_workload": dyn,
+    }
+    payload["targets"] = R.target_checks(payload)
+    assert R.check_schema(payload) == []
+    statuses = {t["target"].split(":")[0]: t["status"] for t in payload["targets"]}
+    assert statuses["correctness"] == "PASS"
+    text = R.format_report(payload)
+    assert "softmax" in text and "targets:" in text
+    json.loads(json.dumps(payload, default=R._json_default))
+    broken = dict(payload, schema="other", results=[{"model": "x"}])
+    assert R.check_schema(broken)
+
+
+class _Wrong(System):
+    """A system that answers with the wrong values (the check must catch it)."""
+
+    name = "wrong"
+
+    def prepare(self, model, sizes, args) -> Prepared:  # noqa: ANN001
+        return Prepared(lambda: [np.zeros_like(args[0]) + 1.0], 0.0)
+
+
+class _Broken(System):
+    name = "broken"
+
+    def prepare(self, model, sizes, args) -> Prepared:  # noqa: ANN001
+        raise RuntimeError("cannot compile this")
+
+
+def test_correctness_check_fails_wrong_answers() -> None:
+    record = R.bench_one(
+        "layernorm_gelu",
+        {"rows": 4, "hidden": 16},
+        {"numpy": R.resolve_systems(["numpy"], None)["numpy"], "disc-ir": _Wrong(), "x": _Broken()},
+        warmup=0,
+        repeats=3,
+        budget_s=0.0,
+        bandwidth_gb_s=None,
+        log=lambda _msg: None,
+    )
+    assert record["reference"] == "numpy"
+    wrong = record["systems"]["disc-ir"]
+    assert wrong["status"] == "ok" and not wrong["correct"] and wrong["rel_err"] > 0.1
+    assert record["systems"]["x"] == {
+        "status": "error",
+        "error": "RuntimeError: cannot compile this",
+    }
+    payload = {"results": [record]}
+    checks = {t["target"].split(":")[0]: t for t in R.target_checks(payload)}
+    assert checks["correctness"]["status"] == "MISS"
+    assert "layernorm_gelu" in checks["correctness"]["detail"]
+
+
+def test_measure_helpers() -> None:
+    a = np.array([1.0, -2.0], np.float32)
+    assert relative_error([a], [a]) == 0.0
+    assert relative_error([a + 0.02], [a]) == pytest.approx(0.01)
+    assert relative_error([a[:1]], [a]) == math.inf
+    assert relative_error([np.array([np.nan, 0.0])], [a]) == math.inf
+    assert relative_error([a], [a, a]) == math.inf
+    t = time_call(lambda: None, 1, 4, 10.0)
+    assert t["samples"] == 4 and t["min_ms"] <= t["median_ms"]
+    assert time_call(lambda: None, 0, 30, 0.0)["samples"] == 3  # budget spent: the minimum
+    assert (
+        R.dynamic_rows(32, 64, 4096)[:2] == [64, 194]
+        and len(set(R.dynamic_rows(32, 64, 4096))) == 32
+    )
+    assert len(set(R.dynamic_rows(8, 1, 4))) == 8
+
+
+def test_target_checks_figures() -> None:
+    payload = {
+        "results": [
+            {
+                "model": "softmax",
+                "tag": "rows=4096,cols=768",
+                "memory_bound": True,
+                "systems": {
+                    "disc-ir": {"status": "ok", "ratio_to_xla": 0.9, "rel_err": 1e-7},
+                    "xla": {"status": "ok", "ratio_to_xla": 1.0},
+                },
+            }
+        ],
+        "dynamic_workload": {
+            "rows": list(range(32)),
+            "speedup_vs_xla": 4.0,
+            "systems": {"disc-ir": {"total_s": 2.0, "compile_s": 1.5}, "xla": {"total_s": 8.0}},
+        },
+        "encoder": {"runs": [{"layers": 12, "disc_compile_s": 16.0, "disc_export_s": 0.5}]},
+    }
+    status = {t["target"].split(":")[0].split(" (")[0]: t for t in R.target_checks(payload)}
+    assert status["memory-bound graphs"]["status"] == "PASS"
+    assert "softmax 0.90x" in status["memory-bound graphs"]["detail"]
+    assert status["dynamic shapes"]["status"] == "MISS"
+    assert status["BERT-base encoder, 12 layers"]["status"] == "MISS"
+
+
+def test_peak_rss_subprocess() -> None:
+    out = peak_rss("numpy", "bias_gelu", {"rows": 3, "hidden": 8}, timeout_s=120)
+    assert "error" not in out, out
+    assert 0 < out["baseline_mb"] <= out["peak_mb"]
+    bad = peak_rss("numpy", "no_such_model", {}, timeout_s=120)
+    assert "no_such_model" in bad["error"]
