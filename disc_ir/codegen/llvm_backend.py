@@ -9,13 +9,14 @@
 * `optimize_llvm_ir(text, opt_level=3)`: LLVM's default `O<n>` pipeline (new
   pass manager, loop and SLP vectorization on) for the host CPU name and
   features, so loops vectorize with the widest vectors the host has.
-* `HostJit` / `compile_to_jit(module)`: MCJIT over the optimized module, with
+* `HostJit` / `compile_to_jit(module)`: ORC LLJIT + JITLink (small code model) over the optimized module, with
   `disc_ral_call` bound to the runtime dispatcher; `function_address(name)`
   gives the entry point for `RalContext.execute`.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from typing import Any
 
@@ -319,27 +320,66 @@ def optimize_llvm_ir(text: str, opt_level: int = 3) -> str:
 
 
 _JIT_LOCK = threading.Lock()
+_LLJIT: Any = None
+_JIT_NAMES = itertools.count()
+
+
+def jit_target_machine(opt_level: int = 3) -> Any:
+    """The host target machine `HostJit` generates code with: the small code model,
+    position-independent, so constants are addressed RIP-relative and folded into
+    vector instructions (MCJIT's large code model needs a `movabs` per constant-pool
+    access, which hot loops re-execute when vector registers run out)."""
+    _initialize()
+    target = llvm_binding.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm_binding.get_host_cpu_name(),
+        features=llvm_binding.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        jit=True,
+        reloc="pic",
+        codemodel="default",
+    )
 
 
 class HostJit:
-    """An LLVM module optimized for and compiled on this host by MCJIT.
+    """An LLVM module optimized for and compiled on this host.
 
-    Keep it alive while its code may run. `disc_ral_call` resolves to the
-    runtime's dispatcher.
+    Code is linked by ORC's LLJIT with JITLink (one process-wide LLJIT, one
+    library per module), which places all sections of a module in one block
+    and makes GOT/PLT stubs for external symbols, so the small code model is
+    safe. Keep the object alive while its code may run. `disc_ral_call`
+    resolves to the runtime's dispatcher; every externally visible function
+    defined in the module can be looked up with `function_address`.
     """
 
     def __init__(self, llvm_ir: str, opt_level: int = 3, name: str = "disc_module"):
-        from disc_ir.runtime.dispatch import register_symbols
+        from disc_ir.runtime.dispatch import DISC_RAL_CALL, register_symbols, symbol_address
 
+        global _LLJIT
         register_symbols()
         with _JIT_LOCK:
-            self.target_machine = host_target_machine(opt_level)
+            self.target_machine = jit_target_machine(opt_level)
             mod = parse_llvm_ir(llvm_ir)
             mod.name = name
             optimize_module(mod, self.target_machine, opt_level)
-            self.engine = llvm_binding.create_mcjit_compiler(mod, self.target_machine)
-            self.engine.finalize_object()
-            self.engine.run_static_constructors()
+            if _LLJIT is None:
+                _LLJIT = llvm_binding.create_lljit_compiler(
+                    jit_target_machine(opt_level), use_jit_link=True
+                )
+            builder = llvm_binding.JITLibraryBuilder().add_ir(str(mod))
+            builder.import_symbol(DISC_RAL_CALL, symbol_address())
+            builder.add_current_process()
+            self._exported = [
+                f.name
+                for f in mod.functions
+                if not f.is_declaration and f.linkage == llvm_binding.Linkage.external
+            ]
+            for fn in self._exported:
+                builder.export_symbol(fn)
+            try:
+                self._tracker = builder.link(_LLJIT, f"{name}.{next(_JIT_NAMES)}")
+            except RuntimeError as e:
+                raise BackendError(f"JIT linking failed: {e}") from e
         self.module = mod
 
     @property
@@ -353,7 +393,9 @@ class HostJit:
 
     def function_address(self, name: str) -> int:
         """The address of function `name`; KeyError if it is not defined."""
-        address = self.engine.get_function_address(name)
+        if name not in self._exported:
+            raise KeyError(f"no function '{name}' in the JIT module")
+        address = self._tracker[name]
         if not address:
             raise KeyError(f"no function '{name}' in the JIT module")
         return address

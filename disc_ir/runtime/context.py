@@ -13,7 +13,7 @@ execution context and share only the (locked) RAL-context state.
 
 from __future__ import annotations
 
-import itertools
+import ctypes
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
+from disc_ir.runtime.native import WORD_ERROR, WORD_MAGIC, new_native_context
 from disc_ir.runtime.registry import GLOBAL_REGISTRY, ApiRegistry
 
 
@@ -94,9 +95,9 @@ class Driver:
 
 
 # Execution contexts by handle: compiled code passes the handle as its `void* ctx`.
+# The handle is the address of the context's NativeContext record (disc_ir.runtime.native).
 _HANDLES: dict[int, ExecutionContext] = {}
 _HANDLES_LOCK = threading.Lock()
-_NEXT_HANDLE = itertools.count(0x1000, 0x10)
 
 
 def execution_context_from_handle(handle: int | None) -> ExecutionContext:
@@ -276,8 +277,10 @@ class RalContext:
 class ExecutionContext:
     """Bookkeeping of one call: inputs, sent outputs, temporaries, the first error.
 
-    ``handle`` is the ``void*`` value compiled code receives; it maps back to
-    this object while the context is live. Drivers keep per-execution state in
+    ``handle`` is the ``void*`` value compiled code receives: the address of
+    ``native``, the context's ``NativeContext`` record (error flag and launch
+    settings the native dispatcher reads); it maps back to this object while
+    the context is live. Drivers keep per-execution state in
     ``driver_state[driver.name]``.
     """
 
@@ -290,8 +293,9 @@ class ExecutionContext:
         self.error: BaseException | None = None
         self._keep_alive: list[Any] = []
         self._finished = False
+        self.native = new_native_context()
+        self.handle: int = ctypes.addressof(self.native)
         with _HANDLES_LOCK:
-            self.handle = next(_NEXT_HANDLE)
             _HANDLES[self.handle] = self
         for driver in context.drivers:
             driver.on_execution_start(self)
@@ -307,6 +311,7 @@ class ExecutionContext:
             error = RalError(error)
         if self.error is None:
             self.error = error
+            self.native[WORD_ERROR] = 1
 
     @property
     def in_error(self) -> bool:
@@ -365,6 +370,7 @@ class ExecutionContext:
         finally:
             with _HANDLES_LOCK:
                 _HANDLES.pop(self.handle, None)
+            self.native[WORD_MAGIC] = 0
             self._keep_alive.clear()
 
     def __enter__(self) -> ExecutionContext:

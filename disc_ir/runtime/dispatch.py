@@ -13,6 +13,10 @@ slots are zero-filled, later calls whose entries are ``skip_on_error`` (kernel
 launches, library calls) are skipped, and the error is raised when the entry
 function returns. Unknown names starting with ``ral_debug`` are ignored, as in
 BladeDISC.
+
+The symbol compiled code binds to is normally the native dispatcher of
+:mod:`disc_ir.runtime.native`, which runs CPU kernel launches itself and
+forwards every other call here.
 """
 
 from __future__ import annotations
@@ -42,13 +46,14 @@ def _zero_fill_by_name(name: str, slots: Any) -> None:
     zero_results(slots, num_arg_slots(arg_types), result_types)
 
 
-def _lookup(exec_ctx: Any, name: bytes) -> ApiEntry:
-    cache: dict[bytes, ApiEntry] = exec_ctx.context.api_cache
-    entry = cache.get(name)
-    if entry is None:
+def _lookup(exec_ctx: Any, name: bytes) -> tuple[ApiEntry, int]:
+    """The entry for ``name`` and the index of its first result slot (cached per context)."""
+    cache: dict[bytes, tuple[ApiEntry, int]] = exec_ctx.context.api_cache
+    found = cache.get(name)
+    if found is None:
         entry = exec_ctx.context.registry.lookup(name.decode())
-        cache[name] = entry
-    return entry
+        found = cache[name] = (entry, num_arg_slots(entry.arg_types))
+    return found
 
 
 def dispatch(ctx: int | None, api_name: bytes, slots: Any) -> None:
@@ -60,15 +65,14 @@ def dispatch(ctx: int | None, api_name: bytes, slots: Any) -> None:
         print(f"disc_ral_call({api_name!r}): {err}", file=sys.stderr)
         return
     try:
-        entry = _lookup(exec_ctx, api_name)
+        entry, first_result = _lookup(exec_ctx, api_name)
     except UnknownRalApiError as err:
         if api_name.startswith(b"ral_debug"):
             return
         exec_ctx.signal_error(err)
         _zero_fill_by_name(api_name.decode(errors="replace"), slots)
         return
-    first_result = num_arg_slots(entry.arg_types)
-    if exec_ctx.in_error and entry.skip_on_error:
+    if exec_ctx.error is not None and entry.skip_on_error:
         zero_results(slots, first_result, entry.result_types)
         return
     try:
@@ -91,15 +95,36 @@ _register_lock = threading.Lock()
 
 
 def register_symbols() -> None:
-    """Makes ``disc_ral_call`` resolvable by code LLVM JIT-compiles in this process."""
+    """Makes ``disc_ral_call`` resolvable by code LLVM JIT-compiles in this process.
+
+    The symbol resolves to the native dispatcher (:mod:`disc_ir.runtime.native`:
+    CPU kernel launches without Python, every other call forwarded to
+    :data:`DISC_RAL_CALL_CFUNC`), or to that Python callback itself when the
+    native runtime cannot be built or ``DISC_RAL_NATIVE=0``.
+    """
     global _registered
     with _register_lock:
         if _registered:
             return
         import llvmlite.binding as llvm
 
-        llvm.add_symbol(DISC_RAL_CALL, DISC_RAL_CALL_ADDRESS)
+        from disc_ir.runtime.native import native_enabled, native_runtime
+
+        global _symbol_address
+        runtime = native_runtime(DISC_RAL_CALL_ADDRESS) if native_enabled() else None
+        address = runtime.dispatch_address if runtime is not None else DISC_RAL_CALL_ADDRESS
+        llvm.add_symbol(DISC_RAL_CALL, address)
+        _symbol_address = address
         _registered = True
+
+
+_symbol_address = 0
+
+
+def symbol_address() -> int:
+    """The address ``disc_ral_call`` resolves to (native or Python dispatcher)."""
+    register_symbols()
+    return _symbol_address
 
 
 _ENTRY_CACHE: dict[int, Any] = {}

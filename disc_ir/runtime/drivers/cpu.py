@@ -41,6 +41,17 @@ from disc_ir.runtime.context import (
     RalInputError,
 )
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
+from disc_ir.runtime.native import (
+    CPU_LAUNCH_NAME,
+    WORD_FAST_LAUNCH,
+    WORD_MIN_UNITS,
+    WORD_NUM_THREADS,
+    native_enabled,
+    native_runtime,
+)
+from disc_ir.runtime.native import (
+    MAX_WORKERS as NATIVE_MAX_WORKERS,
+)
 from disc_ir.runtime.registry import (
     I32,
     I64,
@@ -289,6 +300,9 @@ class CpuDriver(Driver):
         self._kernels_lock = threading.Lock()
         self._consts: dict[tuple[str, str], np.ndarray] = {}
         self._consts_lock = threading.Lock()
+        self._min_units = _min_units_per_core()
+        # Whether ral_kernel_launch runs in the native dispatcher (decided on first use).
+        self._native_launch: bool | None = None
 
     # -- per execution --------------------------------------------------------
 
@@ -297,6 +311,30 @@ class CpuDriver(Driver):
 
     def on_execution_start(self, exec_ctx: ExecutionContext) -> None:
         exec_ctx.driver_state[self.name] = CpuExecState()
+        if self._native_launch is None:
+            self._native_launch = self._can_launch_natively()
+        if self._native_launch:
+            runtime = native_runtime()
+            if runtime is not None and runtime.num_workers < min(
+                self.num_threads - 1, NATIVE_MAX_WORKERS
+            ):
+                runtime.ensure_workers(self.num_threads - 1)  # e.g. in a forked child
+        native = exec_ctx.native
+        native[WORD_FAST_LAUNCH] = int(self._native_launch)
+        native[WORD_NUM_THREADS] = self.num_threads
+        native[WORD_MIN_UNITS] = self._min_units
+
+    def _can_launch_natively(self) -> bool:
+        """True when launches may bypass Python: the native runtime runs, and this
+        context's registry has the stock CPU launch entry (not an override)."""
+        runtime = native_runtime() if native_enabled() else None
+        if runtime is None:
+            return False
+        entry = self.context.registry.find(CPU_LAUNCH_NAME)
+        if entry is None or entry.python_function is not ral_cpu_kernel_launch:
+            return False
+        runtime.ensure_workers(self.num_threads - 1)
+        return True
 
     def on_execution_finish(self, exec_ctx: ExecutionContext) -> None:
         state: CpuExecState | None = exec_ctx.driver_state.pop(self.name, None)
@@ -634,3 +672,122 @@ def ral_cpu_const(
     if unique_name is None:
         raise RalError("ral_const: null unique_name")
     return cpu_driver(ctx).const(ctx, unique_name, ScalarType(T), N)
+
+
+# ---------------------------------------------------------------------------
+# Fast invokers for the per-call APIs
+# ---------------------------------------------------------------------------
+#
+# The generic invoker of an entry (registry.make_python_entry) decodes every
+# operand into Python objects (MemRefDescriptor, str) and re-encodes the
+# results; the APIs below run on every call of every executable, so their
+# entries get invokers that read and write the slots directly and fall back to
+# the generic invoker for anything unusual (errors, empty or strided arrays).
+
+_U64 = ctypes.c_uint64
+_I64C = ctypes.c_int64
+
+
+def _descriptor_words(rank: int) -> type:
+    return ctypes.c_int64 * (3 + 2 * rank)
+
+
+def _write_contiguous_descriptor(address: int, data: int, shape: tuple[int, ...]) -> None:
+    """Stores ``{data, data, 0, shape, row-major strides}`` at ``address``."""
+    rank = len(shape)
+    words = _descriptor_words(rank).from_address(address)
+    words[0] = data
+    words[1] = data
+    words[2] = 0
+    stride = 1
+    for i in range(rank - 1, -1, -1):
+        words[3 + i] = shape[i]
+        words[3 + rank + i] = stride
+        stride *= shape[i]
+
+
+def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
+    def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
+        index = _I64C.from_address(slots[1]).value
+        inputs = exec_ctx.inputs
+        if 0 <= index < len(inputs):
+            array = inputs[index]
+            if (
+                array.dtype == dtype
+                and array.ndim == rank
+                and array.size
+                and array.flags.c_contiguous
+            ):
+                state: CpuExecState = exec_ctx.driver_state[DRIVER_NAME]
+                data = array.__array_interface__["data"][0]
+                state.input_addresses.add(data)
+                state.kept.append(array)
+                _write_contiguous_descriptor(slots[2], data, array.shape)
+                return
+        generic(exec_ctx, slots)
+
+    return invoke
+
+
+def _fast_alloc(exec_ctx: ExecutionContext, slots: Any) -> None:
+    nbytes = _I64C.from_address(slots[1]).value
+    _U64.from_address(slots[2]).value = cpu_driver(exec_ctx).alloc(exec_ctx, nbytes)
+
+
+def _fast_dealloc(exec_ctx: ExecutionContext, slots: Any) -> None:
+    cpu_driver(exec_ctx).dealloc(exec_ctx, _U64.from_address(slots[1]).value)
+
+
+def _fast_const(generic: Any, element: ScalarType, rank: int) -> Any:
+    def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
+        name_address = _U64.from_address(slots[2]).value
+        if not name_address:
+            generic(exec_ctx, slots)
+            return
+        name = ctypes.string_at(name_address).decode()
+        driver = cpu_driver(exec_ctx)
+        array = driver._consts.get((name, element.code))
+        if array is None or array.ndim != rank or not array.size:
+            generic(exec_ctx, slots)
+            return
+        _write_contiguous_descriptor(slots[4], array.__array_interface__["data"][0], array.shape)
+
+    return invoke
+
+
+def _fast_send_output(element: ScalarType, rank: int) -> Any:
+    from disc_ir.runtime.abi import MemRefType
+
+    mtype = MemRefType(rank, element)
+
+    def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
+        index = _I64C.from_address(slots[1]).value
+        desc = MemRefDescriptor.read_slots(slots, 2, mtype)
+        cpu_driver(exec_ctx).send_output(exec_ctx, index, desc)
+
+    return invoke
+
+
+def _install_fast_invokers() -> None:
+    from disc_ir.runtime.registry import GLOBAL_REGISTRY
+
+    def entries(fn: Any) -> list[Any]:
+        found = [GLOBAL_REGISTRY.find(n) for n in fn.ral_api_names]
+        return [e for e in found if e is not None and e.python_function is fn]
+
+    for entry in entries(ral_cpu_recv_input):
+        b = entry.bindings
+        entry.invoke = _fast_recv_input(entry.invoke, np.dtype(SCALAR_TYPES[b["T"]][0]), b["N"])
+    for entry in entries(ral_cpu_const):
+        b = entry.bindings
+        entry.invoke = _fast_const(entry.invoke, ScalarType(b["T"]), b["N"])
+    for entry in entries(ral_cpu_send_output):
+        b = entry.bindings
+        entry.invoke = _fast_send_output(ScalarType(b["T"]), b["N"])
+    for entry in entries(ral_cpu_alloc):
+        entry.invoke = _fast_alloc
+    for entry in entries(ral_cpu_dealloc):
+        entry.invoke = _fast_dealloc
+
+
+_install_fast_invokers()

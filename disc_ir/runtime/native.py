@@ -1,0 +1,610 @@
+"""The native fast path of ``disc_ral_call``: CPU kernel launches without Python.
+
+A small LLVM IR module, JIT-compiled once per process with llvmlite, defines
+
+* ``disc_rt_dispatch(void* ctx, const char* name, void** args)``: the function
+  the ``disc_ral_call`` symbol resolves to. It runs
+  ``ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void``
+  natively when the execution context allows it (see below) and passes every
+  other call, and every launch it cannot handle (bad bounds, a null kernel), to
+  the Python dispatcher (:mod:`disc_ir.runtime.dispatch`), so the RAL ABI and
+  the Python registry are unchanged.
+* a parallel-for over a process-wide pool of pthreads (created through libc,
+  detached, blocked on a condition variable between launches): the index space
+  ``[lb, ub) / step`` is split along one dimension into at most ``num_threads``
+  contiguous parts (the first dimension whose trip count reaches the number of
+  parts, as BladeDISC's ``LoopParallelAssigner`` prefers outer dimensions); the
+  calling thread runs part 0 and waits for the others. Launches from several
+  threads at once never wait on each other: a launch that finds the pool busy
+  runs its parts one after another on its own thread.
+
+The execution-context handle compiled code receives is the address of a
+``NativeContext`` record (five 64-bit words): ``magic``, ``error`` (nonzero once
+the call signalled an error: launches are then skipped, as the Python
+dispatcher skips ``skip_on_error`` entries), ``fast_launch`` (nonzero: the
+RAL context's registry has the stock CPU launch entry), ``num_threads`` and
+``min_units_per_core`` (``DISC_MIN_NUM_UNIT_PER_CORE``). A handle without the
+magic word goes to the Python dispatcher.
+
+If the module cannot be built (no pthreads in the process), ``disc_ral_call``
+stays the Python callback and everything works as before, only slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from typing import Any
+
+#: ``NativeContext`` words.
+MAGIC = 0x4449534352414C31  # "DISCRAL1"
+WORD_MAGIC = 0
+WORD_ERROR = 1
+WORD_FAST_LAUNCH = 2
+WORD_NUM_THREADS = 3
+WORD_MIN_UNITS = 4
+NATIVE_CONTEXT_WORDS = 5
+
+CPU_LAUNCH_NAME = (
+    "ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void"
+)
+
+MAX_LAUNCH_RANK = 8
+MAX_WORKERS = 255
+
+NativeContext = ctypes.c_int64 * NATIVE_CONTEXT_WORDS
+
+_LIBC_SYMBOLS = (
+    "pthread_create",
+    "pthread_detach",
+    "pthread_mutex_init",
+    "pthread_mutex_lock",
+    "pthread_mutex_trylock",
+    "pthread_mutex_unlock",
+    "pthread_cond_init",
+    "pthread_cond_wait",
+    "pthread_cond_broadcast",
+)
+
+
+def _ir() -> str:
+    """The LLVM IR of the native runtime module."""
+    name = CPU_LAUNCH_NAME.encode() + b"\0"
+    name_ir = "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\{c:02X}" for c in name)
+    decls = "\n".join(
+        f"declare i32 @disc_rt_libc_{s}(ptr, ptr{', ptr, ptr' if s == 'pthread_create' else ''})"
+        if s in ("pthread_create", "pthread_mutex_init", "pthread_cond_init", "pthread_cond_wait")
+        else f"declare i32 @disc_rt_libc_{s}({'i64' if s == 'pthread_detach' else 'ptr'})"
+        for s in _LIBC_SYMBOLS
+    )
+    return f"""
+@launch_name = private unnamed_addr constant [{len(name)} x i8] c"{name_ir}"
+@disc_rt_python_dispatch = global ptr null
+@disc_rt_mutex = global [128 x i8] zeroinitializer, align 64
+@disc_rt_launch_mutex = global [128 x i8] zeroinitializer, align 64
+@disc_rt_work_cond = global [128 x i8] zeroinitializer, align 64
+@disc_rt_done_cond = global [128 x i8] zeroinitializer, align 64
+@disc_rt_gen = global i64 0
+@disc_rt_remaining = global i64 0
+@disc_rt_workers = global i64 0
+@disc_rt_start_gen = global [{MAX_WORKERS + 1} x i64] zeroinitializer
+; job words: 0 kernel, 1 params, 2 rank, 3 split dim, 4 its trip count, 5 parts,
+; 6..13 lb, 14..21 ub, 22..29 step
+@disc_rt_job = global [30 x i64] zeroinitializer, align 64
+
+{decls}
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+define private i64 @smin(i64 %a, i64 %b) {{
+  %c = icmp slt i64 %a, %b
+  %r = select i1 %c, i64 %a, i64 %b
+  ret i64 %r
+}}
+
+; Runs part %p of %job on this thread.
+define private void @run_part(ptr %job, i64 %p) {{
+entry:
+  %lb = alloca [8 x i64], align 16
+  %ub = alloca [8 x i64], align 16
+  %jlb = getelementptr i64, ptr %job, i64 6
+  %jub = getelementptr i64, ptr %job, i64 14
+  %jst = getelementptr i64, ptr %job, i64 22
+  call void @llvm.memcpy.p0.p0.i64(ptr %lb, ptr %jlb, i64 64, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %ub, ptr %jub, i64 64, i1 false)
+  %kp = getelementptr i64, ptr %job, i64 3
+  %k = load i64, ptr %kp
+  %cp = getelementptr i64, ptr %job, i64 4
+  %cnt = load i64, ptr %cp
+  %pp = getelementptr i64, ptr %job, i64 5
+  %parts = load i64, ptr %pp
+  %sp = getelementptr i64, ptr %jst, i64 %k
+  %s = load i64, ptr %sp
+  %bp = getelementptr i64, ptr %jlb, i64 %k
+  %base = load i64, ptr %bp
+  %up = getelementptr i64, ptr %jub, i64 %k
+  %upper = load i64, ptr %up
+  %pc = mul i64 %p, %cnt
+  %first = sdiv i64 %pc, %parts
+  %p1 = add i64 %p, 1
+  %p1c = mul i64 %p1, %cnt
+  %last = sdiv i64 %p1c, %parts
+  %off0 = mul i64 %s, %first
+  %lo = add i64 %base, %off0
+  %off1 = mul i64 %s, %last
+  %hi0 = add i64 %base, %off1
+  %hi = call i64 @smin(i64 %upper, i64 %hi0)
+  %lbk = getelementptr i64, ptr %lb, i64 %k
+  store i64 %lo, ptr %lbk
+  %ubk = getelementptr i64, ptr %ub, i64 %k
+  store i64 %hi, ptr %ubk
+  %kernel = load ptr, ptr %job
+  %prm = getelementptr i64, ptr %job, i64 1
+  %params = load ptr, ptr %prm
+  call void %kernel(ptr %lb, ptr %ub, ptr %jst, ptr %params)
+  ret void
+}}
+
+define private ptr @worker(ptr %arg) {{
+entry:
+  %id = ptrtoint ptr %arg to i64
+  %sgp = getelementptr [{MAX_WORKERS + 1} x i64], ptr @disc_rt_start_gen, i64 0, i64 %id
+  %g0 = load i64, ptr %sgp
+  br label %top
+top:
+  %mine = phi i64 [ %g0, %entry ], [ %gen, %next ]
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  br label %wait
+wait:
+  %cur = load volatile i64, ptr @disc_rt_gen
+  %same = icmp eq i64 %cur, %mine
+  br i1 %same, label %sleep, label %got
+sleep:
+  call i32 @disc_rt_libc_pthread_cond_wait(ptr @disc_rt_work_cond, ptr @disc_rt_mutex)
+  br label %wait
+got:
+  %gen = load volatile i64, ptr @disc_rt_gen
+  %pp = getelementptr i64, ptr @disc_rt_job, i64 5
+  %parts = load volatile i64, ptr %pp
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  %mine_part = icmp slt i64 %id, %parts
+  br i1 %mine_part, label %work, label %next
+work:
+  call void @run_part(ptr @disc_rt_job, i64 %id)
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  %r = load volatile i64, ptr @disc_rt_remaining
+  %r1 = sub i64 %r, 1
+  store volatile i64 %r1, ptr @disc_rt_remaining
+  %done = icmp eq i64 %r1, 0
+  br i1 %done, label %signal, label %unlock
+signal:
+  call i32 @disc_rt_libc_pthread_cond_broadcast(ptr @disc_rt_done_cond)
+  br label %unlock
+unlock:
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  br label %next
+next:
+  br label %top
+}}
+
+; Initializes the locks; returns 0 on success.
+define i32 @disc_rt_init() {{
+  %a = call i32 @disc_rt_libc_pthread_mutex_init(ptr @disc_rt_mutex, ptr null)
+  %b = call i32 @disc_rt_libc_pthread_mutex_init(ptr @disc_rt_launch_mutex, ptr null)
+  %c = call i32 @disc_rt_libc_pthread_cond_init(ptr @disc_rt_work_cond, ptr null)
+  %d = call i32 @disc_rt_libc_pthread_cond_init(ptr @disc_rt_done_cond, ptr null)
+  %ab = or i32 %a, %b
+  %cd = or i32 %c, %d
+  %r = or i32 %ab, %cd
+  ret i32 %r
+}}
+
+; In a child process after fork(): no worker threads exist there; forget them and
+; re-initialize the locks (another thread may have held one at the fork).
+define i32 @disc_rt_after_fork() {{
+  store volatile i64 0, ptr @disc_rt_workers
+  store volatile i64 0, ptr @disc_rt_remaining
+  %r = call i32 @disc_rt_init()
+  ret i32 %r
+}}
+
+; Grows the pool to %n workers (at most {MAX_WORKERS}); returns the pool size.
+define i64 @disc_rt_start_workers(i64 %n0) {{
+entry:
+  %tid = alloca [4 x i64], align 16
+  %n = call i64 @smin(i64 %n0, i64 {MAX_WORKERS})
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_launch_mutex)
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  br label %loop
+loop:
+  %w = load volatile i64, ptr @disc_rt_workers
+  %more = icmp slt i64 %w, %n
+  br i1 %more, label %spawn, label %out
+spawn:
+  %id = add i64 %w, 1
+  %g = load volatile i64, ptr @disc_rt_gen
+  %sgp = getelementptr [{MAX_WORKERS + 1} x i64], ptr @disc_rt_start_gen, i64 0, i64 %id
+  store i64 %g, ptr %sgp
+  %arg = inttoptr i64 %id to ptr
+  %rc = call i32 @disc_rt_libc_pthread_create(ptr %tid, ptr null, ptr @worker, ptr %arg)
+  %ok = icmp eq i32 %rc, 0
+  br i1 %ok, label %started, label %out
+started:
+  %t = load i64, ptr %tid
+  call i32 @disc_rt_libc_pthread_detach(i64 %t)
+  store volatile i64 %id, ptr @disc_rt_workers
+  br label %loop
+out:
+  %final = load volatile i64, ptr @disc_rt_workers
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_launch_mutex)
+  ret i64 %final
+}}
+
+; Element %i of the rank-1 i64 memref whose descriptor fields start at args[%base].
+define private i64 @memref_elem(ptr %args, i64 %base, i64 %i) {{
+  %s1 = add i64 %base, 1
+  %ap = getelementptr ptr, ptr %args, i64 %s1
+  %aa = load ptr, ptr %ap
+  %aligned = load ptr, ptr %aa
+  %s2 = add i64 %base, 2
+  %op = getelementptr ptr, ptr %args, i64 %s2
+  %oa = load ptr, ptr %op
+  %offset = load i64, ptr %oa
+  %s4 = add i64 %base, 4
+  %tp = getelementptr ptr, ptr %args, i64 %s4
+  %ta = load ptr, ptr %tp
+  %stride = load i64, ptr %ta
+  %is = mul i64 %i, %stride
+  %idx = add i64 %offset, %is
+  %ep = getelementptr i64, ptr %aligned, i64 %idx
+  %v = load i64, ptr %ep
+  ret i64 %v
+}}
+
+define private i64 @memref_size(ptr %args, i64 %base) {{
+  %s3 = add i64 %base, 3
+  %sp = getelementptr ptr, ptr %args, i64 %s3
+  %sa = load ptr, ptr %sp
+  %v = load i64, ptr %sa
+  ret i64 %v
+}}
+
+define private ptr @slot_ptr(ptr %args, i64 %slot) {{
+  %p = getelementptr ptr, ptr %args, i64 %slot
+  %a = load ptr, ptr %p
+  %v = load ptr, ptr %a
+  ret ptr %v
+}}
+
+; The CPU kernel launch; returns 0 when done, 1 when Python must handle it.
+; args: 0 ctx, 1 name, 2-6 lower, 7-11 upper, 12-16 step, 17 hint, 18 kernel, 19 params.
+define private i32 @launch(ptr %ctx, ptr %args) {{
+entry:
+  %job = alloca [30 x i64], align 16
+  %rank = call i64 @memref_size(ptr %args, i64 2)
+  %ur = call i64 @memref_size(ptr %args, i64 7)
+  %sr = call i64 @memref_size(ptr %args, i64 12)
+  %e1 = icmp eq i64 %rank, %ur
+  %e2 = icmp eq i64 %rank, %sr
+  %r1 = icmp sge i64 %rank, 1
+  %r8 = icmp sle i64 %rank, 8
+  %kernel = call ptr @slot_ptr(ptr %args, i64 18)
+  %params = call ptr @slot_ptr(ptr %args, i64 19)
+  %knn = icmp ne ptr %kernel, null
+  %c1 = and i1 %e1, %e2
+  %c2 = and i1 %r1, %r8
+  %c3 = and i1 %c1, %c2
+  %ok = and i1 %c3, %knn
+  br i1 %ok, label %fill, label %python
+fill:
+  store ptr %kernel, ptr %job
+  %jp = getelementptr i64, ptr %job, i64 1
+  store ptr %params, ptr %jp
+  %jr = getelementptr i64, ptr %job, i64 2
+  store i64 %rank, ptr %jr
+  %nt_p = getelementptr i64, ptr %ctx, i64 {WORD_NUM_THREADS}
+  %nt = load i64, ptr %nt_p
+  br label %dims
+dims:
+  %i = phi i64 [ 0, %fill ], [ %i1, %dim_ok ]
+  %total = phi i64 [ 1, %fill ], [ %total1, %dim_ok ]
+  %lbv = call i64 @memref_elem(ptr %args, i64 2, i64 %i)
+  %ubv = call i64 @memref_elem(ptr %args, i64 7, i64 %i)
+  %stv = call i64 @memref_elem(ptr %args, i64 12, i64 %i)
+  %i6 = add i64 %i, 6
+  %plb = getelementptr i64, ptr %job, i64 %i6
+  store i64 %lbv, ptr %plb
+  %i14 = add i64 %i, 14
+  %pub = getelementptr i64, ptr %job, i64 %i14
+  store i64 %ubv, ptr %pub
+  %i22 = add i64 %i, 22
+  %pst = getelementptr i64, ptr %job, i64 %i22
+  store i64 %stv, ptr %pst
+  %pos = icmp sgt i64 %stv, 0
+  br i1 %pos, label %dim_ok, label %python
+dim_ok:
+  %span = sub i64 %ubv, %lbv
+  %sm1 = sub i64 %stv, 1
+  %sp1 = add i64 %span, %sm1
+  %cnt0 = sdiv i64 %sp1, %stv
+  %neg = icmp sle i64 %span, 0
+  %cnt = select i1 %neg, i64 0, i64 %cnt0
+  %total1 = mul i64 %total, %cnt
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, %rank
+  br i1 %more, label %dims, label %counted
+counted:
+  %empty = icmp eq i64 %total1, 0
+  br i1 %empty, label %done, label %plan
+plan:
+  %hint_p = call ptr @slot_ptr(ptr %args, i64 17)
+  %hint = ptrtoint ptr %hint_p to i64
+  %mu_p = getelementptr i64, ptr %ctx, i64 {WORD_MIN_UNITS}
+  %mu0 = load i64, ptr %mu_p
+  %mu_pos = icmp sgt i64 %mu0, 0
+  %mu = select i1 %mu_pos, i64 %mu0, i64 1
+  %work = mul i64 %total1, %hint
+  %units = sdiv i64 %work, %mu
+  %units_pos = icmp sgt i64 %units, 0
+  %units1 = select i1 %units_pos, i64 %units, i64 1
+  %workers = load volatile i64, ptr @disc_rt_workers
+  %pool = add i64 %workers, 1
+  %pa = call i64 @smin(i64 %nt, i64 %pool)
+  %pb = call i64 @smin(i64 %pa, i64 %total1)
+  %parts0 = call i64 @smin(i64 %pb, i64 %units1)
+  %single = icmp sle i64 %parts0, 1
+  br i1 %single, label %inline_all, label %split
+split:
+  br label %find
+find:
+  ; the first dimension whose trip count reaches parts0, else the largest one
+  %k = phi i64 [ 0, %split ], [ %k1, %find_next ]
+  %best = phi i64 [ 0, %split ], [ %best1, %find_next ]
+  %bestc = phi i64 [ 0, %split ], [ %bestc1, %find_next ]
+  %kk = call i64 @trip_count(ptr %job, i64 %k)
+  %enough = icmp sge i64 %kk, %parts0
+  br i1 %enough, label %found, label %find_next
+find_next:
+  %bigger = icmp sgt i64 %kk, %bestc
+  %best1 = select i1 %bigger, i64 %k, i64 %best
+  %bestc1 = select i1 %bigger, i64 %kk, i64 %bestc
+  %k1 = add i64 %k, 1
+  %kmore = icmp slt i64 %k1, %rank
+  br i1 %kmore, label %find, label %found_best
+found:
+  br label %chosen
+found_best:
+  br label %chosen
+chosen:
+  %dim = phi i64 [ %k, %found ], [ %best1, %found_best ]
+  %dimc = phi i64 [ %kk, %found ], [ %bestc1, %found_best ]
+  %parts = call i64 @smin(i64 %parts0, i64 %dimc)
+  %jk = getelementptr i64, ptr %job, i64 3
+  store i64 %dim, ptr %jk
+  %jc = getelementptr i64, ptr %job, i64 4
+  store i64 %dimc, ptr %jc
+  %jpp = getelementptr i64, ptr %job, i64 5
+  store i64 %parts, ptr %jpp
+  %one = icmp sle i64 %parts, 1
+  br i1 %one, label %inline_all, label %try_pool
+inline_all:
+  %lbp = getelementptr i64, ptr %job, i64 6
+  %ubp = getelementptr i64, ptr %job, i64 14
+  %stp = getelementptr i64, ptr %job, i64 22
+  call void %kernel(ptr %lbp, ptr %ubp, ptr %stp, ptr %params)
+  br label %done
+try_pool:
+  %busy = call i32 @disc_rt_libc_pthread_mutex_trylock(ptr @disc_rt_launch_mutex)
+  %free = icmp eq i32 %busy, 0
+  br i1 %free, label %pooled, label %serial
+serial:
+  %q = phi i64 [ 0, %try_pool ], [ %q1, %serial ]
+  call void @run_part(ptr %job, i64 %q)
+  %q1 = add i64 %q, 1
+  %qmore = icmp slt i64 %q1, %parts
+  br i1 %qmore, label %serial, label %done
+pooled:
+  call void @llvm.memcpy.p0.p0.i64(ptr @disc_rt_job, ptr %job, i64 240, i1 false)
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  %g = load volatile i64, ptr @disc_rt_gen
+  %g1 = add i64 %g, 1
+  store volatile i64 %g1, ptr @disc_rt_gen
+  %rem = sub i64 %parts, 1
+  store volatile i64 %rem, ptr @disc_rt_remaining
+  call i32 @disc_rt_libc_pthread_cond_broadcast(ptr @disc_rt_work_cond)
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  call void @run_part(ptr @disc_rt_job, i64 0)
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  br label %join
+join:
+  %left = load volatile i64, ptr @disc_rt_remaining
+  %finished = icmp eq i64 %left, 0
+  br i1 %finished, label %joined, label %join_wait
+join_wait:
+  call i32 @disc_rt_libc_pthread_cond_wait(ptr @disc_rt_done_cond, ptr @disc_rt_mutex)
+  br label %join
+joined:
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_launch_mutex)
+  br label %done
+done:
+  ret i32 0
+python:
+  ret i32 1
+}}
+
+define private i64 @trip_count(ptr %job, i64 %k) {{
+  %i6 = add i64 %k, 6
+  %plb = getelementptr i64, ptr %job, i64 %i6
+  %lb = load i64, ptr %plb
+  %i14 = add i64 %k, 14
+  %pub = getelementptr i64, ptr %job, i64 %i14
+  %ub = load i64, ptr %pub
+  %i22 = add i64 %k, 22
+  %pst = getelementptr i64, ptr %job, i64 %i22
+  %st = load i64, ptr %pst
+  %span = sub i64 %ub, %lb
+  %sm1 = sub i64 %st, 1
+  %sp1 = add i64 %span, %sm1
+  %c = sdiv i64 %sp1, %st
+  %neg = icmp sle i64 %span, 0
+  %r = select i1 %neg, i64 0, i64 %c
+  ret i64 %r
+}}
+
+define private i1 @is_launch(ptr %name) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %same ]
+  %ap = getelementptr i8, ptr %name, i64 %i
+  %a = load i8, ptr %ap
+  %bp = getelementptr [{len(name)} x i8], ptr @launch_name, i64 0, i64 %i
+  %b = load i8, ptr %bp
+  %eq = icmp eq i8 %a, %b
+  br i1 %eq, label %same, label %differ
+same:
+  %end = icmp eq i8 %a, 0
+  %i1 = add i64 %i, 1
+  br i1 %end, label %match, label %loop
+match:
+  ret i1 true
+differ:
+  ret i1 false
+}}
+
+define void @disc_rt_dispatch(ptr %ctx, ptr %name, ptr %args) {{
+entry:
+  %has_ctx = icmp ne ptr %ctx, null
+  br i1 %has_ctx, label %check_magic, label %python
+check_magic:
+  %magic = load i64, ptr %ctx
+  %is_ours = icmp eq i64 %magic, {MAGIC}
+  br i1 %is_ours, label %check_fast, label %python
+check_fast:
+  %fp = getelementptr i64, ptr %ctx, i64 {WORD_FAST_LAUNCH}
+  %fast = load i64, ptr %fp
+  %fast_on = icmp ne i64 %fast, 0
+  br i1 %fast_on, label %check_name, label %python
+check_name:
+  %hit = call i1 @is_launch(ptr %name)
+  br i1 %hit, label %check_error, label %python
+check_error:
+  %ep = getelementptr i64, ptr %ctx, i64 {WORD_ERROR}
+  %err = load volatile i64, ptr %ep
+  %in_error = icmp ne i64 %err, 0
+  br i1 %in_error, label %skip, label %run
+run:
+  %rc = call i32 @launch(ptr %ctx, ptr %args)
+  %handled = icmp eq i32 %rc, 0
+  br i1 %handled, label %skip, label %python
+skip:
+  ret void
+python:
+  %cb = load ptr, ptr @disc_rt_python_dispatch
+  call void %cb(ptr %ctx, ptr %name, ptr %args)
+  ret void
+}}
+"""
+
+
+class NativeRuntime:
+    """The JIT-compiled native runtime; one per process (see :func:`native_runtime`)."""
+
+    def __init__(self, python_dispatch_address: int):
+        import llvmlite.binding as llvm
+
+        libc = ctypes.CDLL(None)
+        for sym in _LIBC_SYMBOLS:
+            address = ctypes.cast(getattr(libc, sym), ctypes.c_void_p).value
+            if not address:
+                raise OSError(f"no {sym} in this process")
+            llvm.add_symbol(f"disc_rt_libc_{sym}", address)
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        module = llvm.parse_assembly(_ir())
+        module.name = "disc_ral_native"
+        module.verify()
+        target = llvm.Target.from_default_triple()
+        self._target_machine = target.create_target_machine(opt=2, jit=True)
+        pto = llvm.create_pipeline_tuning_options(speed_level=2)
+        pb = llvm.create_pass_builder(self._target_machine, pto)
+        pb.getModulePassManager().run(module, pb)
+        self._engine = llvm.create_mcjit_compiler(module, self._target_machine)
+        self._engine.finalize_object()
+        self._module = module
+        ctypes.c_void_p.from_address(
+            self._engine.get_global_value_address("disc_rt_python_dispatch")
+        ).value = python_dispatch_address
+        init = ctypes.CFUNCTYPE(ctypes.c_int32)(self._engine.get_function_address("disc_rt_init"))
+        if init() != 0:
+            raise OSError("pthread mutex/condition initialization failed")
+        self._start = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)(
+            self._engine.get_function_address("disc_rt_start_workers")
+        )
+        self._after_fork = ctypes.CFUNCTYPE(ctypes.c_int32)(
+            self._engine.get_function_address("disc_rt_after_fork")
+        )
+        self.dispatch_address: int = self._engine.get_function_address("disc_rt_dispatch")
+        self._lock = threading.Lock()
+        self.num_workers = 0
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._reset_after_fork)
+
+    def _reset_after_fork(self) -> None:
+        """The child of a fork has no pool threads: start from none (grown again on use)."""
+        self._lock = threading.Lock()
+        self.num_workers = 0
+        self._after_fork()
+
+    def ensure_workers(self, count: int) -> int:
+        """Grows the worker pool to ``count`` threads (besides the caller); returns its size."""
+        count = min(count, MAX_WORKERS)
+        if count <= self.num_workers:
+            return self.num_workers
+        with self._lock:
+            if count > self.num_workers:
+                self.num_workers = int(self._start(count))
+            return self.num_workers
+
+
+_RUNTIME: NativeRuntime | None = None
+_RUNTIME_ERROR: BaseException | None = None
+_RUNTIME_LOCK = threading.Lock()
+
+
+def native_runtime(python_dispatch_address: int | None = None) -> NativeRuntime | None:
+    """The process's native runtime, built on first use (None if it cannot be built).
+
+    ``python_dispatch_address``: the C-callable Python dispatcher calls the native
+    code cannot handle go to (needed on the first call only).
+    """
+    global _RUNTIME, _RUNTIME_ERROR
+    if _RUNTIME is not None or _RUNTIME_ERROR is not None:
+        return _RUNTIME
+    with _RUNTIME_LOCK:
+        if _RUNTIME is None and _RUNTIME_ERROR is None:
+            if python_dispatch_address is None:
+                from disc_ir.runtime.dispatch import DISC_RAL_CALL_ADDRESS
+
+                python_dispatch_address = DISC_RAL_CALL_ADDRESS
+            try:
+                _RUNTIME = NativeRuntime(python_dispatch_address)
+            except (OSError, RuntimeError, AttributeError) as err:
+                _RUNTIME_ERROR = err
+        return _RUNTIME
+
+
+def new_native_context() -> Any:
+    """A fresh ``NativeContext`` record (fast launch off until a driver enables it)."""
+    words = NativeContext()
+    words[WORD_MAGIC] = MAGIC
+    words[WORD_NUM_THREADS] = 1
+    words[WORD_MIN_UNITS] = 1
+    return words
+
+
+def native_enabled() -> bool:
+    """False when ``DISC_RAL_NATIVE=0`` asks for the pure-Python dispatcher."""
+    return os.environ.get("DISC_RAL_NATIVE", "1") != "0"

@@ -1,0 +1,200 @@
+"""The native disc_ral_call (disc_ir.runtime.native): CPU kernel launches split over the
+pthread pool cover the index space exactly once; errors fall back to / follow the Python
+dispatcher; other APIs are forwarded to Python."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+from disc_ir.runtime import RalContext, RalContextOptions, RalError
+from disc_ir.runtime.abi import decode_ral_api_name
+from disc_ir.runtime.dispatch import DISC_RAL_CALL_TYPE, _pack_value
+from disc_ir.runtime.native import CPU_LAUNCH_NAME, WORD_ERROR, WORD_FAST_LAUNCH, native_runtime
+from disc_ir.runtime.registry import (
+    GLOBAL_REGISTRY,
+    I64,
+    ApiRegistry,
+    CStr,
+    Ctx,
+    MemRef,
+    Ptr,
+    PVoid,
+    ral_api,
+)
+
+KERNEL_TYPE = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p
+)
+
+pytestmark = pytest.mark.skipif(native_runtime() is None, reason="no native runtime here")
+
+
+def _native_call(exec_ctx, name: str, *args) -> None:
+    """Calls ``name`` through the native dispatcher, with slots laid out as compiled code does."""
+    _, _, arg_types, _ = decode_ral_api_name(name)
+    keep: list = []
+    addresses: list[int] = []
+    for rtype, value in zip(arg_types, (exec_ctx, *args), strict=True):
+        addresses += _pack_value(rtype, value, exec_ctx, keep)
+    slots = (ctypes.c_void_p * len(addresses))(*addresses)
+    native = DISC_RAL_CALL_TYPE(native_runtime().dispatch_address)
+    native(exec_ctx.handle, name.encode(), ctypes.cast(slots, ctypes.POINTER(ctypes.c_void_p)))
+
+
+class BoxRecorder:
+    """A kernel that records the boxes it is called on (from any thread)."""
+
+    def __init__(self, rank: int):
+        self.rank = rank
+        self.boxes: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+        self.threads: set[int] = set()
+        self.lock = threading.Lock()
+        self.cfunc = KERNEL_TYPE(self._run)
+        self.address = ctypes.cast(self.cfunc, ctypes.c_void_p).value
+
+    def _run(self, lb: int, ub: int, step: int, params: int) -> None:
+        read = lambda p: tuple((ctypes.c_int64 * self.rank).from_address(p))  # noqa: E731
+        with self.lock:
+            self.boxes.append((read(lb), read(ub), read(step)))
+            self.threads.add(threading.get_ident())
+
+    def visits(self, shape: tuple[int, ...]) -> np.ndarray:
+        counts = np.zeros(shape, dtype=np.int64)
+        for lb, ub, st in self.boxes:
+            counts[tuple(slice(a, b, s) for a, b, s in zip(lb, ub, st, strict=True))] += 1
+        return counts
+
+
+def _launch(exec_ctx, kernel: BoxRecorder | int, lb, ub, step, hint: int = 1) -> None:
+    address = kernel.address if isinstance(kernel, BoxRecorder) else kernel
+    arrays = [np.asarray(v, dtype=np.int64) for v in (lb, ub, step)]
+    _native_call(exec_ctx, CPU_LAUNCH_NAME, "kernel", *arrays, hint, address, 0)
+
+
+@pytest.mark.parametrize(
+    "lb, ub, step",
+    [
+        ((0, 0), (1, 8), (1, 1)),
+        ((0, 0), (37, 5), (1, 1)),
+        ((2,), (103,), (3,)),
+        ((0, 1, 0), (1, 2, 9), (1, 1, 4)),
+        ((0, 0), (0, 5), (1, 1)),
+    ],
+)
+def test_launch_covers_every_index_once(lb, ub, step):
+    with RalContext(RalContextOptions(num_threads=3)) as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        assert exec_ctx.native[WORD_FAST_LAUNCH] == 1
+        kernel = BoxRecorder(len(lb))
+        _launch(exec_ctx, kernel, lb, ub, step)
+        shape = tuple(ub)
+        expected = np.zeros(shape, dtype=np.int64)
+        expected[tuple(slice(a, b, s) for a, b, s in zip(lb, ub, step, strict=True))] = 1
+        np.testing.assert_array_equal(kernel.visits(shape), expected)
+        exec_ctx.raise_if_error()
+        exec_ctx.finish()
+
+
+def test_launch_runs_on_several_threads():
+    with RalContext(RalContextOptions(num_threads=2)) as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        kernel = BoxRecorder(1)
+        for _ in range(20):
+            _launch(exec_ctx, kernel, (0,), (64,), (1,))
+        assert len(kernel.boxes) == 40
+        assert len(kernel.threads) == 2
+        exec_ctx.finish()
+
+
+def test_launch_skipped_after_an_error():
+    with RalContext() as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        exec_ctx.signal_error("earlier failure")
+        assert exec_ctx.native[WORD_ERROR] == 1
+        kernel = BoxRecorder(1)
+        _launch(exec_ctx, kernel, (0,), (16,), (1,))
+        assert kernel.boxes == []
+        exec_ctx.finish()
+
+
+def test_bad_launches_are_reported_by_the_python_dispatcher():
+    with RalContext() as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        _launch(exec_ctx, BoxRecorder(1), (0,), (16,), (0,))
+        with pytest.raises(RalError, match="non-positive loop step"):
+            exec_ctx.raise_if_error()
+        exec_ctx.finish()
+        exec_ctx = ctx.create_execution_context([])
+        _launch(exec_ctx, 0, (0,), (16,), (1,))
+        with pytest.raises(RalError, match="null kernel pointer"):
+            exec_ctx.raise_if_error()
+        exec_ctx.finish()
+
+
+def test_other_apis_go_to_python():
+    with RalContext() as ctx:
+        exec_ctx = ctx.create_execution_context([np.arange(6, dtype=np.float32).reshape(2, 3)])
+        out = np.zeros((2, 3), dtype=np.float32)
+        _native_call(exec_ctx, "ral_send_output___cpu___pvoid_i64_m2df32___void", 0, out)
+        (result,) = exec_ctx.collect_outputs()
+        assert result.shape == (2, 3)
+        exec_ctx.finish()
+
+
+def test_overridden_launch_entry_disables_the_native_path():
+
+    registry = ApiRegistry(GLOBAL_REGISTRY)
+    calls = []
+
+    @ral_api("ral_kernel_launch", "cpu", registry=registry, replace=True)
+    def launch(
+        ctx: Ctx,
+        name: CStr,
+        lb: MemRef[1, I64],
+        ub: MemRef[1, I64],
+        step: MemRef[1, I64],
+        hint: I64,
+        kernel: PVoid,
+        params: Ptr[PVoid],
+    ) -> None:
+        calls.append(name)
+
+    assert CPU_LAUNCH_NAME in launch.ral_api_names
+    with RalContext(registry=registry) as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        assert exec_ctx.native[WORD_FAST_LAUNCH] == 0
+        _launch(exec_ctx, BoxRecorder(1), (0,), (16,), (1,))
+        assert calls == ["kernel"]
+        exec_ctx.finish()
+
+
+def _launch_in_child(queue) -> None:
+    with RalContext(RalContextOptions(num_threads=2)) as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        kernel = BoxRecorder(1)
+        _launch(exec_ctx, kernel, (0,), (32,), (1,))
+        queue.put(int(kernel.visits((32,)).sum()))
+        exec_ctx.finish()
+
+
+def test_launch_in_a_forked_child():
+    import multiprocessing
+    import os
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    with RalContext(RalContextOptions(num_threads=2)) as ctx:  # the pool exists in the parent
+        exec_ctx = ctx.create_execution_context([])
+        _launch(exec_ctx, BoxRecorder(1), (0,), (8,), (1,))
+        exec_ctx.finish()
+    mp = multiprocessing.get_context("fork")
+    queue = mp.Queue()
+    child = mp.Process(target=_launch_in_child, args=(queue,))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) == 32
