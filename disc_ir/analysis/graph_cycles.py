@@ -171,7 +171,8 @@ class GraphCycles:
                 continue
             node.visited = True
             self._deltaf.append(n)
-            for w in node.outputs.sequence():
+            # the DFS does not change edges: read the set's list in place (no copy)
+            for w in node.outputs._seq:
                 nw = self._nodes[w]
                 if nw.rank == upper_bound:
                     return True
@@ -189,7 +190,7 @@ class GraphCycles:
                 continue
             node.visited = True
             self._deltab.append(n)
-            for w in node.inputs.sequence():
+            for w in node.inputs._seq:
                 nw = self._nodes[w]
                 if not nw.visited and lower_bound < nw.rank:
                     stack.append(w)

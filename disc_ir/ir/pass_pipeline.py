@@ -25,8 +25,8 @@ from typing import Any, Union
 from xdsl.passes import ModulePass
 
 from disc_ir.transforms.registry import (
-    all_passes,
     closest_pass_names,
+    get_pass,
     pass_options,
 )
 
@@ -228,8 +228,7 @@ def _convert(value: str, typ: Any, where: str) -> Any:
 
 def build_pass(spec: PassSpec) -> ModulePass:
     """Instantiate the registered pass `spec.name` with its textual options."""
-    passes = all_passes()
-    cls = passes.get(spec.name)
+    cls = get_pass(spec.name)
     if cls is None:
         close = closest_pass_names(spec.name)
         hint = f" (did you mean: {', '.join(close)}?)" if close else ""

@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -41,7 +42,7 @@ from disc_ir.ir.pass_pipeline import (
 )
 from disc_ir.ir.printer import MlirPrinter
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.transforms.registry import all_passes, pass_options, pass_summary
+from disc_ir.transforms.registry import is_pass_name, pass_infos, pass_names
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 
@@ -64,6 +65,7 @@ _FLAGS = {
     "version": False,
     "mlir-disable-threading": False,
     "show-dialects": False,
+    "load-pass-plugin": True,
 }
 
 
@@ -106,7 +108,6 @@ def _split_flag(arg: str) -> tuple[str, str | None]:
 
 def parse_args(argv: Sequence[str]) -> Options:
     opts = Options()
-    passes = all_passes()
     args = list(argv)
     i = 0
     while i < len(args):
@@ -123,11 +124,11 @@ def parse_args(argv: Sequence[str]) -> Options:
                 value = args[i]
                 i += 1
             _apply_flag(opts, name, value)
-        elif name in passes:
+        elif is_pass_name(name):
             spec = PassSpec(name, parse_options(value) if value else {})
             opts.passes.extend(_expanded(build_pass(spec)))
         else:
-            candidates = list(_FLAGS) + list(passes)
+            candidates = list(_FLAGS) + pass_names()
             close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
             hint = f" (did you mean: {', '.join('-' + c for c in close)}?)" if close else ""
             raise UsageError(f"unknown option or pass '{arg}'{hint}")
@@ -181,6 +182,9 @@ def _apply_flag(opts: Options, name: str, value: str | None) -> None:
         opts.allow_unregistered = _bool_value(name, value)
     elif name == "list-passes":
         opts.list_passes = True
+    elif name == "load-pass-plugin":
+        assert value is not None
+        load_pass_plugin(value)
     elif name == "show-dialects":
         opts.show_dialects = True
     elif name in ("help", "h"):
@@ -188,6 +192,35 @@ def _apply_flag(opts: Options, name: str, value: str | None) -> None:
     elif name == "version":
         opts.version = True
     # mlir-disable-threading, mlir-print-debuginfo: accepted, no effect here
+
+
+def load_pass_plugin(path: str) -> None:
+    """Import the Python file `path`, whose `@register_pass` classes become passes.
+
+    MLIR's `--load-pass-plugin` loads a shared library; disc-ir's passes are
+    Python, so a plugin is a `.py` file (see examples/custom_pass.py). Passes
+    named after the flag on the command line may come from it.
+    """
+    import importlib.util
+
+    file = Path(path)
+    if not file.is_file():
+        raise UsageError(f"--load-pass-plugin: no such file '{path}'")
+    module_name = f"disc_ir_plugin_{abs(hash(str(file.resolve())))}"
+    if module_name in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(module_name, file)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"--load-pass-plugin: '{path}' is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - report any failure of the plugin itself
+        del sys.modules[module_name]
+        raise UsageError(
+            f"--load-pass-plugin: loading '{path}' failed: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _print(module: ModuleOp, generic: bool) -> str:
@@ -270,9 +303,9 @@ def _chunks(text: str, split: bool) -> list[tuple[str, int]]:
 
 def _list_passes(out: io.TextIOBase) -> None:
     out.write("Available passes:\n")
-    for name, cls in all_passes().items():
-        out.write(f"  --{name}  -  {pass_summary(cls)}\n")
-        for o in pass_options(cls):
+    for info in pass_infos():
+        out.write(f"  --{info.name}  -  {info.summary}\n")
+        for o in info.options:
             default = str(o.default).lower() if isinstance(o.default, bool) else o.default
             desc = f"  {o.help}" if o.help else ""
             out.write(f"      {o.name}=<{o.type_text}> (default: {default}){desc}\n")
@@ -284,6 +317,7 @@ def _usage() -> str:
         "  -split-input-file  -o FILE  -pass-pipeline='builtin.module(...)'\n"
         "  --mlir-print-ir-after-all  --mlir-print-ir-before-all  --mlir-print-op-generic\n"
         "  --mlir-timing  --verify-each[=false]  --allow-unregistered-dialect  --list-passes\n"
+        "  --load-pass-plugin=FILE.py   import a Python file of @register_pass passes\n"
         "  -<pass-name>[='opt=v ...'] or --<pass-name>{opt=v ...}: see --list-passes\n"
     )
 

@@ -50,6 +50,7 @@ from xdsl.traits import (
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.trait_cache import has_trait, is_pure_class
 from disc_ir.transforms.folding import (
     constant_value,
     fold_op,
@@ -73,10 +74,12 @@ def would_be_trivially_dead(op: Operation) -> bool:
     allocation effect without a value (xDSL's `MemoryAllocEffect` trait) is on
     the op's own results, as in MLIR.
     """
-    if op.has_trait(IsTerminator, value_if_unregistered=False):
+    if has_trait(op, IsTerminator, value_if_unregistered=False):
         return False
-    if op.has_trait(SymbolOpInterface, value_if_unregistered=False):
+    if has_trait(op, SymbolOpInterface, value_if_unregistered=False):
         return False
+    if not op.regions and is_pure_class(op):
+        return True  # no effects at all (what get_effects would find)
     effects = get_effects(op)
     if effects is None:
         return False
@@ -123,7 +126,10 @@ def insertion_region(block: Block) -> Region:
         parent = region.parent
         if parent is None:
             return region
-        if parent.has_trait(IsolatedFromAbove, value_if_unregistered=True) or parent.parent is None:
+        if (
+            has_trait(parent, IsolatedFromAbove, value_if_unregistered=True)
+            or parent.parent is None
+        ):
             return region
         assert parent.parent is not None
         block = parent.parent
@@ -243,7 +249,7 @@ class ConstantFolder:
             return None, False
         block = op.parent_block()
         assert block is not None
-        if op.has_trait(ConstantLike, value_if_unregistered=False):
+        if has_trait(op, ConstantLike, value_if_unregistered=False):
             value = constant_value(op.results[0]) if len(op.results) == 1 else None
             if value is None:
                 return None, False
@@ -423,7 +429,7 @@ class GreedyRewriteDriver:
 
     def _insert_known_constant(self, op: Operation) -> bool:
         """True when `op` was a duplicate constant and got erased."""
-        if not op.has_trait(ConstantLike, value_if_unregistered=False) or len(op.results) != 1:
+        if not has_trait(op, ConstantLike, value_if_unregistered=False) or len(op.results) != 1:
             return False
         value = constant_value(op.results[0])
         if value is None:

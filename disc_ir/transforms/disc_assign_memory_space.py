@@ -101,6 +101,10 @@ def clone_small_lmhlo_const_ops(module: builtin.ModuleOp) -> None:
         and not _inside(op, ("lmhlo.reduce", "lmhlo.fusion"))
         and is_small_buffer(op.operands[0])
     ]
+    # Program order, computed once: the ops inserted below (allocs and cloned
+    # constants in front of a user) never read another constant's buffer, so
+    # the relative order of every user sorted here is unchanged by them.
+    order_key = None
     for const in consts:
         out = const.operands[0]
         users: list[Operation] = []
@@ -113,7 +117,9 @@ def clone_small_lmhlo_const_ops(module: builtin.ModuleOp) -> None:
             users.append(user)
         if len(users) < 2:
             continue
-        users.sort(key=_program_order_key(module))
+        if order_key is None:
+            order_key = _program_order_key(module)
+        users.sort(key=order_key)
         const.attributes.pop(pu.PLACEMENT_ATTR, None)
         for user in users[1:]:
             alloc = _new_alloc(out.type)

@@ -6,6 +6,15 @@ command-line name (`disc-fusion`), its dataclass fields are the options, with
 `-` in the option name mapped to `_` in the field (`gpu-enabled` ->
 `gpu_enabled`). The first docstring line is the summary `--list-passes`
 shows; `OPTION_HELP` (a class-level dict) may describe each option.
+
+Registration is lazy: `disc_ir.transforms.pass_table.PASS_TABLE` maps each
+pass name to the module and class that define it, with its summary and
+options, so naming, listing and looking up a pass imports only the module
+of the pass asked for (`get_pass`), not every pass module (`all_passes`).
+The table is generated from the passes themselves
+(`python -m disc_ir.tools.gen_pass_table`; a unit test checks it is
+current). A pass that is registered but missing from the table is still
+found: a lookup that misses the table imports every pass module once.
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ def _load_all() -> None:
     import disc_ir.transforms as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name not in ("registry",) and not info.name.startswith("_"):
+        if info.name not in ("registry", "pass_table") and not info.name.startswith("_"):
             importlib.import_module(f"disc_ir.transforms.{info.name}")
 
 
@@ -55,11 +64,38 @@ def all_passes() -> dict[str, PassClass]:
 
 
 def get_pass(name: str) -> PassClass | None:
-    return all_passes().get(name)
+    """The pass class registered as `name`, or None.
+
+    Imports only the module the pass table names for `name`; a name the
+    table does not know makes every pass module load (a pass added without
+    regenerating the table is still found).
+    """
+    cls = _PASSES.get(name)
+    if cls is not None:
+        return cls
+    info = _table().get(name)
+    if info is not None:
+        importlib.import_module(info.module)
+        cls = _PASSES.get(name)
+        if cls is not None:
+            return cls
+    _load_all()
+    return _PASSES.get(name)
+
+
+def pass_names() -> list[str]:
+    """The names of all passes, sorted, without importing pass modules."""
+    return sorted(set(_table()) | set(_PASSES))
+
+
+def is_pass_name(name: str) -> bool:
+    """Whether `name` names a pass (imports pass modules only for a name the table lacks)."""
+    return name in _PASSES or name in _table() or get_pass(name) is not None
 
 
 def closest_pass_names(name: str, n: int = 3) -> list[str]:
-    return difflib.get_close_matches(name, list(all_passes()), n=n, cutoff=0.5)
+    """Up to `n` pass names close to `name` (for 'did you mean' hints)."""
+    return difflib.get_close_matches(name, pass_names(), n=n, cutoff=0.5)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +107,44 @@ class PassOption:
     type_text: str
     default: Any
     help: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PassInfo:
+    """What the command line needs to know of a pass without importing it."""
+
+    name: str
+    module: str
+    class_name: str
+    summary: str
+    options: tuple[PassOption, ...]
+
+
+def _table() -> dict[str, PassInfo]:
+    from disc_ir.transforms.pass_table import PASS_TABLE
+
+    return PASS_TABLE
+
+
+def pass_info(name: str) -> PassInfo | None:
+    """Name, module, summary and options of pass `name` (from the table when it lists it)."""
+    info = _table().get(name)
+    if info is not None:
+        return info
+    cls = get_pass(name)
+    return None if cls is None else info_of(cls)
+
+
+def pass_infos() -> list[PassInfo]:
+    """`pass_info` of every pass, sorted by name, without importing pass modules."""
+    return [i for i in (pass_info(n) for n in pass_names()) if i is not None]
+
+
+def info_of(cls: PassClass) -> PassInfo:
+    """The `PassInfo` of a loaded pass class (what the pass table records)."""
+    return PassInfo(
+        cls.name, cls.__module__, cls.__name__, pass_summary(cls), tuple(pass_options(cls))
+    )
 
 
 def pass_summary(cls: PassClass) -> str:

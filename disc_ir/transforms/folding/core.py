@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue, TypeAttribute
 from xdsl.traits import Commutative, ConstantLike, HasFolder
 
+from disc_ir.ir.trait_cache import get_trait, has_trait
+
 FoldResult = Sequence[Attribute | SSAValue]
 Folder = Callable[[Operation, list[Attribute | None]], FoldResult | None]
 
@@ -65,9 +67,9 @@ def constant_value(value: SSAValue) -> Attribute | None:
     if not isinstance(value, OpResult):
         return None
     op = value.op
-    if not op.has_trait(ConstantLike, value_if_unregistered=False):
+    if not has_trait(op, ConstantLike, value_if_unregistered=False):
         return None
-    if (trait := op.get_trait(HasFolder)) is not None:
+    if (trait := get_trait(op, HasFolder)) is not None:
         folded = trait.fold(op)
         if folded is not None and isinstance(attr := folded[value.index], Attribute):
             return attr
@@ -93,7 +95,7 @@ def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue]
     list when it was updated in place (only with `in_place=True`), or None.
     Constant ops are not folded (they are already folded).
     """
-    if op.has_trait(ConstantLike, value_if_unregistered=False):
+    if has_trait(op, ConstantLike, value_if_unregistered=False):
         return None
     consts = operand_constants(op)
     folder = _FOLDERS.get(op.name)
@@ -101,7 +103,7 @@ def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue]
         result = folder(op, consts)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             return list(result)
-    elif (trait := op.get_trait(HasFolder)) is not None:
+    elif (trait := get_trait(op, HasFolder)) is not None:
         result = trait.fold(op)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             if all(
@@ -123,7 +125,7 @@ def move_constants_right(op: Operation) -> bool:
 
     MLIR does this before folding commutative ops; returns whether anything moved.
     """
-    if len(op.operands) < 2 or not op.has_trait(Commutative, value_if_unregistered=False):
+    if len(op.operands) < 2 or not has_trait(op, Commutative, value_if_unregistered=False):
         return False
     operands = list(op.operands)
     non_const = [v for v in operands if not is_constant(v)]
