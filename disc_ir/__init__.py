@@ -1,7 +1,8 @@
 """disc-ir: a dynamic-shape tensor compiler on xDSL, re-creating BladeDISC.
 
 `disc_ir.compile(source, target="cpu")` compiles an MHLO graph into an
-`Executable` (see `disc_ir.api`). It is imported lazily, so importing
+`Executable` (see `disc_ir.api`); `disc_ir.lower_to_llvm_ir(source, target)`
+stops before the JIT (host LLVM IR, and the kernels' PTX for `cuda`). It is imported lazily, so importing
 `disc_ir.runtime` (what runs compiled code) does not import xDSL.
 """
 
@@ -10,11 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from disc_ir.api import CompileError, Executable, compile  # noqa: A004
+    from disc_ir.api import (  # noqa: A004
+        CompileError,
+        Executable,
+        LoweredModule,
+        compile,
+        lower_to_llvm_ir,
+    )
 
-_LAZY = {"compile", "Executable", "CompileError"}
+_LAZY = {"compile", "Executable", "CompileError", "LoweredModule", "lower_to_llvm_ir"}
 
-__all__ = ["CompileError", "Executable", "compile"]
+__all__ = ["CompileError", "Executable", "LoweredModule", "compile", "lower_to_llvm_ir"]
 
 
 def __getattr__(name: str) -> Any:

@@ -28,7 +28,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -52,7 +52,7 @@ from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import MlirPrinter
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.pipeline import phase_names, phase_passes
+from disc_ir.pipeline import TARGETS, phase_names, phase_passes
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.context import check_input, input_label
 
@@ -104,7 +104,12 @@ def _looks_like_path(source: str) -> bool:
 
 
 def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
-    """A fresh module from MHLO text, a file path or an existing module (cloned)."""
+    """A fresh module from MHLO text, a file path or an existing module (cloned).
+
+    StableHLO text (JAX's `jax.jit(f).lower(...).as_text()`, `jax.export`'s
+    `mlir_module()`) is imported to mhlo by `disc_ir.frontends.import_stablehlo`:
+    the outputs then carry the `jax.result_info` names.
+    """
     if isinstance(source, ModuleOp):
         return _reparse(ctx, source)
     filename = "<source>"
@@ -116,19 +121,27 @@ def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
             raise CompileError(f"cannot read '{filename}': {exc.strerror}") from None
     else:
         text = source
+    from disc_ir.frontends.stablehlo import (
+        StableHloImportError,
+        import_stablehlo,
+        looks_like_stablehlo,
+    )
+
     try:
+        if looks_like_stablehlo(text):
+            # StableHLO (e.g. JAX's `lower(...).as_text()`): imported to mhlo.
+            return import_stablehlo(text, file_name=filename, ctx=ctx)
         return parse_module(ctx, text, filename)
     except Diagnostic as diag:
         raise CompileError(str(diag)) from None
+    except StableHloImportError as exc:
+        raise CompileError(f"{filename}: {exc}") from None
 
 
 def _reparse(ctx: Context, module: ModuleOp) -> ModuleOp:
     # A module built in another context: print and re-parse it into ours, so
     # the caller's module is never changed and every op is one of ours.
-    try:
-        return parse_module(ctx, print_module(module), "<module>")
-    except Diagnostic as diag:
-        raise CompileError(str(diag)) from None
+    return load_module(ctx, print_module(module))
 
 
 def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
@@ -165,6 +178,20 @@ def _names(entry: DictionaryAttr | None, key: str, count: int) -> list[str | Non
         if len(items) == count:
             return [s or None for s in items]
     return [None] * count
+
+
+def entry_placements(f: func.FuncOp) -> tuple[list[str] | None, list[str] | None]:
+    """The entry's `input_placements` / `output_placements` (None when absent)."""
+    entry = f.attributes.get("tf.entry_function")
+    out: list[list[str] | None] = []
+    for key in ("input_placements", "output_placements"):
+        value = entry.data.get(key) if isinstance(entry, DictionaryAttr) else None
+        out.append(
+            [s.strip() for s in value.data.split(",")]
+            if isinstance(value, StringAttr) and value.data
+            else None
+        )
+    return out[0], out[1]
 
 
 def entry_signature(f: func.FuncOp) -> tuple[list[ArgSpec], list[ArgSpec]]:
@@ -274,6 +301,13 @@ class LoweredModule:
     constants: dict[str, tuple[str, tuple[int, ...], bytes]]
     phase_ir: dict[str, ModuleOp]
     times: dict[str, float]
+    #: target `cuda`: the PTX of each kernel module (`gpu.module` name -> PTX text)
+    gpu_kernels: dict[str, str] = field(default_factory=dict)
+    #: the target the module was lowered for (`cpu` or `cuda`)
+    target: str = "cpu"
+    #: the entry's `input_placements` / `output_placements` ("cpu"/"gpu" each)
+    input_placements: list[str] | None = None
+    output_placements: list[str] | None = None
 
 
 def lower_to_llvm_ir(
@@ -304,10 +338,12 @@ def lower_to_llvm_ir(
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
+    input_placements, output_placements = entry_placements(f)
     times = {"parse": time.perf_counter() - t0}
     phase_ir: dict[str, ModuleOp] = {"input": module.clone()} if keep_ir else {}
     constraints = DimConstraints()
-    order = ["input", *phase_names(target)] if target in ("cpu",) else ["input"]
+    order = ["input", *phase_names(target)] if target in TARGETS else ["input"]
+    gpu_kernels: dict[str, str] = {}
 
     def dump(name: str, m: ModuleOp) -> None:
         if dump_dir is not None:
@@ -320,6 +356,8 @@ def lower_to_llvm_ir(
         if keep_ir:
             phase_ir[name] = m.clone()
         dump(name, m)
+        if name == "device":
+            gpu_kernels.update(_kernel_ptx(m))
         if name == "bufferize":
             _reject_unlowered_tensor_ops(m, target)
             main = next(
@@ -350,7 +388,35 @@ def lower_to_llvm_ir(
     times["translate"] = time.perf_counter() - t1
     if dump_dir is not None:
         (dump_dir / "module.ll").write_text(llvm_ir)
-    return LoweredModule(llvm_ir, inputs, outputs, constraints, constants, phase_ir, times)
+    if dump_dir is not None:
+        for kernel_name, ptx in gpu_kernels.items():
+            (dump_dir / f"{kernel_name}.ptx").write_text(ptx)
+    return LoweredModule(
+        llvm_ir,
+        inputs,
+        outputs,
+        constraints,
+        constants,
+        phase_ir,
+        times,
+        gpu_kernels,
+        target,
+        input_placements,
+        output_placements,
+    )
+
+
+def _kernel_ptx(module: ModuleOp) -> dict[str, str]:
+    """`gpu.module` name -> the PTX `disc-gpu-kernel-to-blob` attached (`disc.ptx`)."""
+    out: dict[str, str] = {}
+    for op in module.ops:
+        if op.name != "gpu.module":
+            continue
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        ptx = op.attributes.get("disc.ptx")
+        if isinstance(name, StringAttr) and isinstance(ptx, StringAttr):
+            out[name.data] = ptx.data
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -374,11 +440,22 @@ class Executable:
         self.outputs: list[ArgSpec] = lowered.outputs
         self.constraints = lowered.constraints
         self.compile_times: dict[str, float] = dict(lowered.times)
-        self._ral = RalContext(
-            RalContextOptions(num_threads=num_threads),
-            constants=lowered.constants,
-            input_specs=[InputSpec(a.element, a.rank, a.name) for a in lowered.inputs],
-        )
+        options = RalContextOptions(num_threads=num_threads)
+        specs = [InputSpec(a.element, a.rank, a.name) for a in lowered.inputs]
+        if lowered.target == "cuda":
+            # Imported here: the CUDA driver is optional (cuda extra) and
+            # raises CudaUnavailableError ("no CUDA device: ...") without a GPU.
+            from disc_ir.runtime.drivers.cuda import CudaRalContext
+
+            self._ral: RalContext = CudaRalContext(
+                options,
+                constants=lowered.constants,
+                input_specs=specs,
+                input_placements=lowered.input_placements,
+                output_placements=lowered.output_placements,
+            )
+        else:
+            self._ral = RalContext(options, constants=lowered.constants, input_specs=specs)
 
     # -- inspection -------------------------------------------------------
 
@@ -451,7 +528,11 @@ class Executable:
         return f"{input_label(ref.arg, self.inputs[ref.arg].name)} dimension {ref.dim}"
 
     def __call__(self, *arrays: Any) -> tuple[np.ndarray, ...]:
-        values = [np.asarray(a) for a in arrays]
+        adapt = getattr(self._ral, "adapt_input", None)
+        if adapt is not None:  # CUDA: device arrays pass through without a host copy
+            values = [adapt(i, a) for i, a in enumerate(arrays)]
+        else:
+            values = [np.asarray(a) for a in arrays]
         self.check_inputs(values)
         return tuple(self._ral.execute(self._address, values))
 
@@ -476,7 +557,7 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     keep_ir: bool = True,
     num_threads: int | None = None,
 ) -> Executable:
-    """Compiles an MHLO graph for `target` (only `cpu`) into an Executable.
+    """Compiles an MHLO graph for `target` (`cpu`; `cuda` compiles, see below) into an Executable.
 
     `source`: MHLO text, a path to a `.mlir` file, or a ModuleOp (copied,
     never changed). `entry`: the function to compile (it becomes `@main`).
@@ -487,9 +568,16 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     `num_threads`: CPU kernel-launch threads (None: OMP_NUM_THREADS or the
     number of cores). Raises CompileError when the source is invalid or a
     pass fails.
+
+    Target `cuda` runs the whole GPU pipeline (host LLVM IR plus a PTX /
+    cubin blob per kernel module, written to `dump_dir` when given) and runs
+    it through the RAL's CUDA driver (`disc_ir.runtime.drivers.cuda`, the
+    `cuda` extra); without a GPU, making the Executable raises
+    `CudaUnavailableError` ("no CUDA device: ..."). `lower_to_llvm_ir(source,
+    "cuda")` gives the host IR and the kernels' PTX on any machine.
     """
-    if target not in ("cpu",):
-        raise CompileError(f"unknown target '{target}' (known: cpu)")
+    if target not in TARGETS:
+        raise CompileError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     dump = Path(dump_dir) if dump_dir is not None else None
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,8 @@ MLIR pipeline string. Only passes that exist are listed; a phase whose passes
 are missing is absent rather than faked.
 
 Phases (target `cpu`): `tensor`, `placement`, `bufferize`, `lhlo`, `ral`,
-`codegen`, `llvm`. After `llvm` the module holds only `llvm.func` /
+`codegen`, `llvm`; target `cuda` adds `device` (kernels -> NVVM -> PTX/cubin,
+attached to their `gpu.module`s) between `codegen` and `llvm`. After `llvm` the module holds only `llvm.func` /
 `llvm.mlir.global` ops: `disc_ir.codegen.llvm_backend` turns it into LLVM IR.
 On the CPU every entry placement is a host placement (BladeDISC's CPU mode):
 the placement phase starts with `disc-place-entry-on-cpu`.
@@ -27,7 +28,9 @@ from xdsl.passes import ModulePass
 from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.ir.pass_pipeline import PassSpec, build_pass, parse_options
 
-TARGETS = ("cpu",)
+TARGETS = ("cpu", "cuda")
+#: the compute capability the `cuda` target compiles kernels for (sm_80)
+CUDA_COMPUTE_CAPABILITY = (8, 0)
 CLEANUP = ["canonicalize", "cse", "canonicalize"]
 
 
@@ -43,7 +46,10 @@ class Phase:
 def _phases(target: str) -> list[Phase]:
     gpu = target != "cpu"
     gpu_text = "true" if gpu else "false"
+    # chlo -> mhlo first (BladeDISC legalizes chlo with its TF/StableHLO
+    # import, before the DISC pipeline proper).
     tensor_opt = [
+        "chlo-legalize-to-hlo",
         "disc-algebraic-simplifier",
         "disc-remove-shape-constraint",
         *CLEANUP,
@@ -101,7 +107,7 @@ def _phases(target: str) -> list[Phase]:
     # multi-threaded kernels, the rest of each fusion inlined in place,
     # polynomial math (fast-math level 1, BladeDISC's CPU default).
     codegen = [
-        "disc-lhlo-legalize-roots-to-parallel-loops",
+        f"disc-lhlo-legalize-roots-to-parallel-loops{{cpu-only={'false' if gpu else 'true'}}}",
         "disc-input-inline-fusion",
         "disc-flatten-memref-access",
         *CLEANUP,
@@ -126,8 +132,57 @@ def _phases(target: str) -> list[Phase]:
         "disc-to-llvm",
         *CLEANUP,
     ]
+    # CodeGen on the GPU (BladeDISC's gpu_enabled branch): the same loop
+    # emission, then parallel loops collapsed to 1-D, tiled by the CTA size
+    # (kCTASizeDefault = 256, with in-bound checks), mapped to blocks/threads,
+    # turned into gpu.launch and outlined into gpu.module kernels.
+    gpu_codegen = [
+        codegen[0],
+        "disc-input-inline-fusion",
+        "disc-flatten-memref-access",
+        *CLEANUP,
+        "disc-memref-cse",
+        "disc-convert-shape-to-std",
+        *CLEANUP,
+        "disc-parallel-loop-collapsing",
+        "disc-parallel-loop-tiling{parallel-loop-tile-sizes=256 with-inbound-check=true}",
+        "gpu-map-parallel-loops",
+        "convert-parallel-loops-to-gpu",
+        "gpu-launch-sink-index-computations",
+        "gpu-kernel-outlining",
+        "lhlo-fusion-inliner",
+        *CLEANUP,
+        "disc-remove-dead-buffer",
+    ]
+    # Device side (BladeDISC's nested gpu.module pipeline): structured control
+    # flow and memref metadata lowered, math expanded without libdevice, GPU
+    # ops to NVVM, each kernel module compiled to PTX / cubin and attached.
+    major, minor = CUDA_COMPUTE_CAPABILITY
+    device = [
+        "expand-strided-metadata",
+        "convert-scf-to-cf",
+        "lower-affine",
+        *CLEANUP,
+        "disc-convert-gpu-to-nvvm{index-bitwidth=64 has-redux=false}",
+        f"disc-gpu-kernel-to-blob{{gpu-sm-cc-major={major} gpu-sm-cc-minor={minor} "
+        "multi-cc-support=false}",
+    ]
     extra: list[Phase] = []
-    if not gpu:
+    if gpu:
+        extra = [
+            Phase(
+                "codegen",
+                "fusions to parallel loops, input inlining, GPU mapping and kernel outlining",
+                tuple(gpu_codegen),
+            ),
+            Phase("device", "kernels to NVVM, PTX and cubin blobs", tuple(device)),
+            Phase(
+                "llvm",
+                "scf to cf, strided metadata, affine, std and kernel launches to the llvm dialect",
+                tuple(host),
+            ),
+        ]
+    else:
         extra = [
             Phase(
                 "codegen",

@@ -323,6 +323,7 @@ _UNARY: tuple[tuple[str, str, str, str], ...] = (
     ("is_inf", "IsInfOp", common.FP, common.PRED),
     ("is_neg_inf", "IsNegInfOp", common.FP, common.PRED),
     ("is_pos_inf", "IsPosInfOp", common.FP, common.PRED),
+    ("square", "SquareOp", common.ANY, common.SAME),
 )
 
 UNARY_OPS: list[type[IRDLOperation]] = [

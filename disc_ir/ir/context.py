@@ -33,6 +33,7 @@ _XDSL_DIALECTS = (
 _DISC_DIALECTS: dict[str, str] = {
     "mhlo": "disc_ir.dialects.mhlo:MHLO",
     "chlo": "disc_ir.dialects.chlo:CHLO",
+    "stablehlo": "disc_ir.dialects.stablehlo:STABLEHLO",
     "lmhlo": "disc_ir.dialects.lmhlo:LMHLO",
     "mhlo_disc": "disc_ir.dialects.mhlo_disc:MHLO_DISC",
     "lmhlo_disc": "disc_ir.dialects.lmhlo_disc:LMHLO_DISC",

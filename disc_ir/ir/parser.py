@@ -16,15 +16,23 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    CallSiteLoc,
+    FileLineColLoc,
     Float16Type,
     Float32Type,
     Float64Type,
+    FusedLoc,
+    IntAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
     weakref.WeakKeyDictionary()
@@ -65,9 +73,75 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
         return super().to_type(parser, type)
 
 
+# The description of a placeholder for a location alias used before its
+# definition (MLIR's deferred location aliases); resolved after parsing.
+_DEFERRED = "\0deferred-location-alias:"
+
+
 class DiscParser(Parser):
     """xDSL's parser, accepting inherent attributes as properties or attributes,
     and remembering where each op came from (for located verifier errors)."""
+
+    def _parse_location(self):  # noqa: ANN202 - xDSL's LocationAttr
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT and token.text not in self.attribute_aliases:
+            self._consume_token(MLIRTokenKind.HASH_IDENT)
+            return NameLoc(StringAttr(_DEFERRED + token.text), NoneAttr())
+        if token.kind == MLIRTokenKind.STRING_LIT:
+            start = self.pos
+            filename = self.parse_str_literal()
+            if self.parse_optional_punctuation(":") is None:
+                self._resume_from(start)
+                return super()._parse_location()
+            line = self.parse_integer(False, False)
+            self.parse_punctuation(":")
+            col = self.parse_integer(False, False)
+            if self.parse_optional_keyword("to") is not None:
+                # `to :C`, `to L:C`: the end of a range, dropped.
+                if self.parse_optional_punctuation(":") is None:
+                    self.parse_integer(False, False)
+                    self.parse_punctuation(":")
+                self.parse_integer(False, False)
+            return FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(col))
+        return super()._parse_location()
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        module = super().parse_module(allow_implicit_module)
+        self._resolve_deferred_locations(module)
+        return module
+
+    def _resolve_deferred_locations(self, module: ModuleOp) -> None:
+        cache: dict[Attribute, Attribute] = {}
+
+        def resolve(loc: Attribute, depth: int = 0) -> Attribute:
+            if loc in cache:
+                return cache[loc]
+            out = loc
+            if depth > 64:
+                out = loc
+            elif isinstance(loc, NameLoc) and loc.desc.data.startswith(_DEFERRED):
+                alias = loc.desc.data[len(_DEFERRED) :]
+                target = self.attribute_aliases.get(alias)
+                if target is None:
+                    raise ParseError(
+                        self._current_token.span, f"undefined location alias '{alias}'"
+                    )
+                out = resolve(target, depth + 1)
+            elif isinstance(loc, NameLoc) and not isinstance(loc.location, NoneAttr):
+                out = NameLoc(loc.desc, resolve(loc.location, depth + 1))
+            elif isinstance(loc, CallSiteLoc):
+                out = CallSiteLoc(resolve(loc.callee, depth + 1), resolve(loc.caller, depth + 1))
+            elif isinstance(loc, FusedLoc):
+                out = FusedLoc([resolve(x, depth + 1) for x in loc.locations.data], loc.metadata)
+            cache[loc] = out
+            return out
+
+        for op in module.walk():
+            op.location = resolve(op.location)  # type: ignore[assignment]
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        arg.location = resolve(arg.location)  # type: ignore[assignment]
 
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
         text = self._current_token.text

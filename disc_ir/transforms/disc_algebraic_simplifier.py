@@ -459,7 +459,13 @@ class GetDimensionSizeToDim(RewritePattern):
 
     @staticmethod
     def _scalar_users(op: Operation) -> list[Operation] | None:
-        """The ops computing (transitively) from `op`'s result, up to the sinks."""
+        """The scalar arithmetic computing (transitively) from `op`'s result.
+
+        BladeDISC fails the rewrite at any other user than its sinks; here
+        any other user (e.g. the `mhlo.compare` of a jax.export shape
+        assertion) is a sink as well: it keeps consuming the rebuilt
+        `tensor.from_elements` value, which is equivalent.
+        """
         found: list[Operation] = []
         seen: set[Operation] = set()
         stack = [use.operation for use in op.results[0].uses]
@@ -468,9 +474,9 @@ class GetDimensionSizeToDim(RewritePattern):
             if user.name in _DIM_SIZE_SINKS or user in seen:
                 continue
             if user.name not in _SCALAR_ARITH or len(user.operands) != 2:
-                return None
+                continue
             if not all(_is_int_scalar_tensor(v.type) for v in (*user.operands, *user.results)):
-                return None
+                continue
             seen.add(user)
             found.append(user)
             stack.extend(use.operation for r in user.results for use in r.uses)
@@ -482,9 +488,9 @@ class GetDimensionSizeToDim(RewritePattern):
         if result_type is None or _ranked(source) is None:
             return
         users = self._scalar_users(op)
-        if users is None:
-            return
-        for user in users:
+        # Users other than scalar arithmetic (a compare of JAX's shape
+        # assertions, a convert): only the dimension itself is rewritten.
+        for user in users or ():
             lhs = tensor.ExtractOp(user.operands[0], [], _element(user.operands[0]))
             rhs = tensor.ExtractOp(user.operands[1], [], _element(user.operands[1]))
             scalar = _SCALAR_ARITH[user.name](lhs, rhs)

@@ -14,7 +14,18 @@ to each function:
   `tensor.dim`s, or `mhlo.reshape` to/from rank 0), the product contracts
   lhs dim n+1 with rhs dim n (n batching dims), and the unit dimensions are
   dropped again from the result, followed by a `tensor.cast` to the original
-  result type.
+  result type;
+- a `dot_general` the library gemm cannot run -- batching dimensions that are
+  not the leading ones, several free (non-contracting, non-batching)
+  dimensions on a side, or several contracting dimensions; what JAX emits for
+  `x @ w` with `x` of rank 3 -- becomes a batched matrix product: each operand
+  is transposed to `[batching..., free..., contracting...]` (lhs) /
+  `[batching..., contracting..., free...]` (rhs), its free and contracting
+  dimensions are collapsed into one each (`mhlo.reshape`, or
+  `mhlo.dynamic_reshape` of `tensor.dim` products), and the `[batching..., M,
+  N]` product is reshaped to the original result. BladeDISC's frontends never
+  produce these (its einsum lowering does the same layout legalization); a
+  side without free dimensions stays a vector for the pattern above.
 
 `mhlo.einsum` (also rewritten by BladeDISC) is not in disc-ir's mhlo dialect.
 """
@@ -26,13 +37,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
-from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, ints
-from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp
+from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, i64_elements, ints
+from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp, TransposeOp
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
 
@@ -87,14 +98,29 @@ class DotToDotGeneral(RewritePattern):
         rewriter.replace_op(op, new)
 
 
-def _non_batching_transpose(value: SSAValue, batching: Sequence[int]) -> list[int] | None:
-    """The permutation of the `mhlo.transpose` defining `value`, if it keeps the batching dims."""
+def _non_batching_transpose(
+    value: SSAValue, batching: Sequence[int], contracting: Sequence[int]
+) -> list[int] | None:
+    """The permutation of the `mhlo.transpose` defining `value`, if folding it is exact.
+
+    As BladeDISC's, the transpose must keep the batching dims in place; it
+    must also keep the free (non-batching, non-contracting) dims in their
+    order, or the product's result would be permuted (BladeDISC's frontends
+    only have one free dim per operand, where this always holds).
+    """
     if not isinstance(value, OpResult) or value.op.name != "mhlo.transpose":
         return None
     permutation = list(ints(value.op.attributes.get("permutation")))
     for index, source in enumerate(permutation):
         if index != source and index in batching:
             return None
+    free = [
+        permutation[d]
+        for d in range(len(permutation))
+        if d not in batching and d not in contracting
+    ]
+    if free != sorted(free):
+        return None
     return permutation or None
 
 
@@ -110,8 +136,8 @@ class TransposeFolding(RewritePattern):
         dims = op.attributes.get("dot_dimension_numbers")
         if not isinstance(dims, DotDimensionNumbersAttr):
             return
-        lhs_perm = _non_batching_transpose(lhs, dims.lhs_batching)
-        rhs_perm = _non_batching_transpose(rhs, dims.rhs_batching)
+        lhs_perm = _non_batching_transpose(lhs, dims.lhs_batching, dims.lhs_contracting)
+        rhs_perm = _non_batching_transpose(rhs, dims.rhs_batching, dims.rhs_contracting)
         if lhs_perm is None and rhs_perm is None:
             return
         lhs_contracting = list(dims.lhs_contracting)
@@ -258,9 +284,179 @@ class VectorDotGeneralToMatrix(RewritePattern):
         rewriter.replace_op(op, tensor.CastOp(result, out_type))
 
 
+class DotGeneralToBatchedMatrix(RewritePattern):
+    """A dot_general outside the gemm's layouts as a `[batching..., M, N]` matrix product."""
+
+    @staticmethod
+    def _sizes(rewriter: PatternRewriter, value: SSAValue) -> list[SSAValue | int]:
+        """Each dimension of `value`: its static size or a `tensor.dim`."""
+        t = _ranked(value)
+        assert t is not None
+        sizes: list[SSAValue | int] = []
+        for d, size in enumerate(t.get_shape()):
+            if size >= 0:
+                sizes.append(size)
+                continue
+            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            dim = tensor.DimOp(value, index)
+            rewriter.insert_op([index, dim])
+            sizes.append(dim.results[0])
+        return sizes
+
+    @staticmethod
+    def _product(rewriter: PatternRewriter, sizes: Sequence[SSAValue | int]) -> SSAValue | int:
+        static = 1
+        dynamic: SSAValue | None = None
+        for size in sizes:
+            if isinstance(size, int):
+                static *= size
+                continue
+            if dynamic is None:
+                dynamic = size
+            else:
+                mul = arith.MuliOp(dynamic, size)
+                rewriter.insert_op(mul)
+                dynamic = mul.results[0]
+        if dynamic is None:
+            return static
+        if static != 1:
+            c = arith.ConstantOp(IntegerAttr(static, IndexType()))
+            mul = arith.MuliOp(dynamic, c.results[0])
+            rewriter.insert_op([c, mul])
+            dynamic = mul.results[0]
+        return dynamic
+
+    @staticmethod
+    def _reshape(
+        rewriter: PatternRewriter, value: SSAValue, sizes: Sequence[SSAValue | int]
+    ) -> SSAValue:
+        t = _ranked(value)
+        assert t is not None
+        shape = [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
+        if shape == list(t.get_shape()):
+            return value
+        out_type = TensorType(t.element_type, shape)
+        if all(isinstance(s, int) for s in sizes):
+            op = ReshapeOp.create(operands=[value], result_types=[out_type])
+            rewriter.insert_op(op)
+            return op.results[0]
+        operands: list[SSAValue] = []
+        for s in sizes:
+            if isinstance(s, int):
+                c = arith.ConstantOp(IntegerAttr(s, IndexType()))
+                rewriter.insert_op(c)
+                operands.append(c.results[0])
+            else:
+                operands.append(s)
+        extents = tensor.FromElementsOp(
+            *operands, result_type=TensorType(IndexType(), [len(operands)])
+        )
+        op = DynamicReshapeOp.create(operands=[value, extents.results[0]], result_types=[out_type])
+        rewriter.insert_op([extents, op])
+        return op.results[0]
+
+    @staticmethod
+    def _transpose(rewriter: PatternRewriter, value: SSAValue, perm: list[int]) -> SSAValue:
+        if perm == list(range(len(perm))):
+            return value
+        t = _ranked(value)
+        assert t is not None
+        shape = [t.get_shape()[p] for p in perm]
+        op = TransposeOp.create(
+            operands=[value],
+            result_types=[TensorType(t.element_type, shape)],
+            attributes={"permutation": i64_elements(perm)},
+        )
+        rewriter.insert_op(op)
+        return op.results[0]
+
+    def _operand(
+        self,
+        rewriter: PatternRewriter,
+        value: SSAValue,
+        batching: Sequence[int],
+        contracting: Sequence[int],
+        free_first: bool,
+    ) -> tuple[SSAValue, list[SSAValue | int], list[SSAValue | int], bool]:
+        """`value` as `[batching..., free, contracting]` (or contracting before free).
+
+        Returns the new operand, the batching sizes, the free sizes (before
+        collapsing) and whether it has a free dimension.
+        """
+        t = _ranked(value)
+        assert t is not None
+        free = [d for d in range(t.get_num_dims()) if d not in batching and d not in contracting]
+        sizes = self._sizes(rewriter, value)
+        groups = [list(free), list(contracting)] if free_first else [list(contracting), free]
+        perm = list(batching) + groups[0] + groups[1]
+        moved = self._transpose(rewriter, value, perm)
+        collapsed = [sizes[d] for d in batching]
+        for group in groups:
+            if group:
+                collapsed.append(self._product(rewriter, [sizes[d] for d in group]))
+        return (
+            self._reshape(rewriter, moved, collapsed),
+            [sizes[d] for d in batching],
+            [sizes[d] for d in free],
+            bool(free),
+        )
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general":
+            return
+        lhs, rhs = op.operands
+        lhs_type, rhs_type = _ranked(lhs), _ranked(rhs)
+        out_type = _ranked(op.results[0])
+        dims = op.attributes.get("dot_dimension_numbers")
+        if lhs_type is None or rhs_type is None or out_type is None:
+            return
+        if not isinstance(dims, DotDimensionNumbersAttr):
+            return
+        lb, rb = list(dims.lhs_batching), list(dims.rhs_batching)
+        lc, rc = list(dims.lhs_contracting), list(dims.rhs_contracting)
+        n = len(lb)
+        if len(rb) != n or len(lc) != len(rc) or not lc:
+            return
+        leading = lb == rb == list(range(n))
+        if (
+            leading
+            and len(lc) == 1
+            and lhs_type.get_num_dims() - n <= 2
+            and rhs_type.get_num_dims() - n <= 2
+        ):
+            return  # a (batched) matrix or vector product already
+        new_lhs, batch_sizes, lhs_free, lhs_has_free = self._operand(rewriter, lhs, lb, lc, True)
+        new_rhs, _, rhs_free, rhs_has_free = self._operand(rewriter, rhs, rb, rc, False)
+        shape = [s if isinstance(s, int) else DYNAMIC_INDEX for s in batch_sizes]
+        lhs_t, rhs_t = _ranked(new_lhs), _ranked(new_rhs)
+        assert lhs_t is not None and rhs_t is not None
+        if lhs_has_free:
+            shape.append(lhs_t.get_shape()[n])
+        if rhs_has_free:
+            shape.append(rhs_t.get_shape()[n + 1])
+        new_dims = _dot_dims(list(range(n)), list(range(n)), [n + 1 if lhs_has_free else n], [n])
+        dot = _dot_general(
+            new_lhs,
+            new_rhs,
+            TensorType(out_type.element_type, shape),
+            new_dims,
+            op.attributes.get("precision_config"),
+        )
+        rewriter.insert_op(dot)
+        result = self._reshape(rewriter, dot.results[0], [*batch_sizes, *lhs_free, *rhs_free])
+        if result.type != out_type:
+            rewriter.replace_op(op, tensor.CastOp(result, out_type))
+        else:
+            rewriter.replace_op(op, [], [result])
+
+
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "mhlo.dot": (DotToDotGeneral(),),
-    "mhlo.dot_general": (TransposeFolding(), VectorDotGeneralToMatrix()),
+    "mhlo.dot_general": (
+        TransposeFolding(),
+        VectorDotGeneralToMatrix(),
+        DotGeneralToBatchedMatrix(),
+    ),
 }
 
 

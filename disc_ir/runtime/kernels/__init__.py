@@ -3,6 +3,6 @@
 Importing this package registers them in the global API registry.
 """
 
-from disc_ir.runtime.kernels import conv, gemm
+from disc_ir.runtime.kernels import assertion, conv, gemm
 
-__all__ = ["conv", "gemm"]
+__all__ = ["assertion", "conv", "gemm"]

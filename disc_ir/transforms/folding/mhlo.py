@@ -123,6 +123,15 @@ def _values(attr: DenseIntOrFPElementsAttr) -> list[Scalar]:
 
 def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
     """The single value of a splat `attr` (computing view), else None."""
+    # xDSL stores splats expanded: compare the stored bytes before unpacking
+    # (`dense<c> : tensor<1x16x3072xf32>` constants of JAX's erf decomposition)
+    raw, count = attr.data.data, len(attr)
+    if count > 1 and raw and len(raw) % count == 0:
+        size = len(raw) // count
+        if raw == raw[:size] * count:
+            et = attr.get_element_type()
+            first = next(iter(attr.iter_values()))
+            return _int_view(int(first), et) if _is_int_elem(et) else float(first)  # type: ignore[arg-type]
     values = _values(attr)
     if not values:
         return None

@@ -7,7 +7,7 @@
 // CHECK:      llvm.mlir.global internal constant @[[API:ral_kernel_launch___gpu___pvoid_ppvoid_i64_pvoid_i64_i64_i64_i64_i64_i64_i32_pvoid_i32_ppvoid___void]]("ral_kernel_launch___gpu___pvoid_ppvoid_i64_pvoid_i64_i64_i64_i64_i64_i64_i32_pvoid_i32_ppvoid___void\00")
 // CHECK:      llvm.func @disc_ral_call(!llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK:      llvm.mlir.global internal constant @main_kernel_main_kernel_kernel_name("main_kernel\00")
-// CHECK:      llvm.mlir.global internal constant @main_kernel_blob_gpu.binary("CUBIN")
+// CHECK:      llvm.mlir.global internal constant @main_kernel_blob_gpu.binary("CUBIN\00")
 // CHECK-NOT:  gpu.module
 // CHECK:      llvm.func @main(%[[CTX:.*]]: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[N:.*]]: i64) {
 // CHECK:        %[[ONE:.*]] = llvm.mlir.constant(1) : i64

@@ -134,6 +134,24 @@ func.func @dimension_size(%arg0: tensor<?x?xf32>, %arg1: tensor<i32>) -> tensor<
 
 // -----
 
+// Other users (here the compare of a jax.export shape assertion) keep
+// consuming the rebuilt value: the rewrite still happens (BladeDISC gave up).
+// CHECK-LABEL: func.func @dimension_size_compared
+// CHECK:         %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK:         %[[C:.*]] = arith.index_cast %[[D]] : index to i32
+// CHECK:         %[[F:.*]] = tensor.from_elements %[[C]] : tensor<i32>
+// CHECK:         mhlo.compare GE, %[[F]], %arg1
+// CHECK:         mhlo.reshape %[[F]]
+// CHECK-NOT:     mhlo.get_dimension_size
+func.func @dimension_size_compared(%arg0: tensor<?x?xf32>, %arg1: tensor<i32>) -> (tensor<i1>, tensor<1xi32>) {
+  %0 = "mhlo.get_dimension_size"(%arg0) {dimension = 1 : i64} : (tensor<?x?xf32>) -> tensor<i32>
+  %1 = mhlo.compare GE, %0, %arg1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %2 = mhlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  return %1, %2 : tensor<i1>, tensor<1xi32>
+}
+
+// -----
+
 // Only with DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL (on by default, as in BladeDISC): sqrt of a broadcast splat
 // constant folds into the constant.
 // CHECK-LABEL: func.func @sqrt_of_broadcast

@@ -1,0 +1,401 @@
+"""Legalize CHLO to MHLO.
+
+`chlo-legalize-to-hlo` (mlir-hlo's ChloLegalizeToHloPass; BladeDISC gets it
+through its TF legalization with `legalize_chlo=true`, before the DISC
+pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
+
+* `chlo.broadcast_<op>` / `broadcast_compare` / `broadcast_select` -> the
+  mhlo op on operands broadcast to the result shape: unchanged when an
+  operand already has it, `mhlo.broadcast_in_dim` for a static result,
+  `shape.shape_of` + `shape.broadcast` + `mhlo.dynamic_broadcast_in_dim` for a
+  dynamic one (numpy-style trailing alignment, or `broadcast_dimensions`);
+* `chlo.erf` (f32: Eigen's rational approximation on x clamped to [-4, 4],
+  result clamped to [-1, 1]) and `chlo.erfc` (f32: Cephes, `1 - x T(x^2)` for
+  |x| < 1, `exp(-x^2) / |x| P(1/x^2)` or `R(1/x^2)` beyond, 0 / 2 past the
+  exp underflow), the polynomial expansions mlir-hlo uses; f16 / bf16 are
+  computed in f32 and converted back;
+* `chlo.square` -> `mhlo.multiply %x, %x`; `chlo.tan` -> `sine / cosine`;
+  `chlo.is_inf` / `is_pos_inf` / `is_neg_inf` -> compares with infinity;
+  `chlo.constant` -> `mhlo.constant`; `chlo.constant_like` -> a splat.
+
+Constants shaped like a dynamic operand are a scalar `mhlo.constant`
+broadcast with `mhlo.dynamic_broadcast_in_dim` to `shape.shape_of` of the
+operand (mlir-hlo's getConstantLike). Other chlo ops are left in place (the
+compiler then names them as unsupported).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from disc_ir.dialects.hlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+    ints,
+    shape_of,
+)
+from disc_ir.transforms.registry import register_pass
+
+_ERF_ALPHA = (
+    -2.72614225801306e-10,
+    2.77068142495902e-08,
+    -2.10102402082508e-06,
+    -5.69250639462346e-05,
+    -7.34990630326855e-04,
+    -2.95459980854025e-03,
+    -1.60960333262415e-02,
+)
+_ERF_BETA = (
+    -1.45660718464996e-05,
+    -2.13374055278905e-04,
+    -1.68282697438203e-03,
+    -7.37332916720468e-03,
+    -1.42647390514189e-02,
+)
+_ERF_T = (
+    7.853861353153693e-5,
+    -8.010193625184903e-4,
+    5.188327685732524e-3,
+    -2.685381193529856e-2,
+    1.128358514861418e-1,
+    -3.761262582423300e-1,
+    1.128379165726710e0,
+)
+_ERFC_P = (
+    2.326819970068386e-2,
+    -1.387039388740657e-1,
+    3.687424674597105e-1,
+    -5.824733027278666e-1,
+    6.210004621745983e-1,
+    -4.944515323274145e-1,
+    3.404879937665872e-1,
+    -2.741127028184656e-1,
+    5.638259427386472e-1,
+)
+_ERFC_R = (
+    -1.047766399936249e1,
+    1.297719955372516e1,
+    -7.495518717768503e0,
+    2.921019019210786e0,
+    -1.015265279202700e0,
+    4.218463358204948e-1,
+    -2.820767439740514e-1,
+    5.641895067754075e-1,
+)
+_MAXLOG = 88.72283905206835
+
+
+class _Builder:
+    """Creates mhlo ops before `anchor`, with splat constants shaped like a value."""
+
+    def __init__(self, rewriter: Rewriter, anchor: Operation):
+        self.rewriter = rewriter
+        self.anchor = anchor
+        self._shapes: dict[SSAValue, SSAValue] = {}
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[SSAValue],
+        result_type: Attribute | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ) -> SSAValue:
+        ctx_op = _MHLO[name]
+        new = ctx_op.create(
+            operands=list(operands),
+            result_types=[result_type or operands[0].type],
+            attributes=attributes or {},
+        )
+        new.location = self.anchor.location
+        self.rewriter.insert_op(new, InsertPoint.before(self.anchor))
+        return new.results[0]
+
+    def shape_of(self, value: SSAValue) -> SSAValue:
+        if value not in self._shapes:
+            from disc_ir.dialects.upstream.shape import ShapeOfOp
+
+            rank = len(shape_of(value.type) or ())
+            op = ShapeOfOp(value, TensorType(IndexType(), [rank]))
+            self.rewriter.insert_op(op, InsertPoint.before(self.anchor))
+            self._shapes[value] = op.results[0]
+        return self._shapes[value]
+
+    def const(self, value: float, like: SSAValue) -> SSAValue:
+        t = like.type
+        assert isinstance(t, TensorType)
+        elem = t.get_element_type()
+        shape = t.get_shape()
+        if DYNAMIC_INDEX not in shape:
+            attr = DenseIntOrFPElementsAttr.from_list(TensorType(elem, shape), [value])
+            return self.op("mhlo.constant", [], attr.type, {"value": attr})
+        scalar = DenseIntOrFPElementsAttr.from_list(TensorType(elem, []), [value])
+        c = self.op("mhlo.constant", [], scalar.type, {"value": scalar})
+        dims = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
+        return self.op(
+            "mhlo.dynamic_broadcast_in_dim",
+            [c, self.shape_of(like)],
+            t,
+            {"broadcast_dimensions": dims},
+        )
+
+    def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(f"mhlo.{name}", [a, b])
+
+    def compare(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        t = a.type
+        assert isinstance(t, TensorType)
+        attrs: dict[str, Attribute] = {
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction)),
+            "compare_type": ComparisonTypeAttr(ComparisonType.FLOAT),
+        }
+        return self.op("mhlo.compare", [a, b], TensorType(IntegerType(1), t.get_shape()), attrs)
+
+    def select(self, p: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op("mhlo.select", [p, a, b], a.type)
+
+    def poly(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
+        acc = self.const(coefficients[0], x)
+        for c in coefficients[1:]:
+            acc = self.binary("add", self.binary("multiply", acc, x), self.const(c, x))
+        return acc
+
+
+class _Mhlo(dict):
+    def __missing__(self, name: str) -> type[Operation]:
+        from disc_ir.ir.context import make_context
+
+        cls = make_context().get_optional_op(name)
+        assert cls is not None, name
+        self[name] = cls
+        return cls
+
+
+_MHLO: dict[str, type[Operation]] = _Mhlo()
+
+
+# -- erf / erfc (f32) ---------------------------------------------------------
+
+
+def _erf_f32(b: _Builder, x: SSAValue) -> SSAValue:
+    x = b.op("mhlo.clamp", [b.const(-4.0, x), x, b.const(4.0, x)], x.type)
+    x2 = b.binary("multiply", x, x)
+    alpha = b.poly(x2, _ERF_ALPHA)
+    beta = b.poly(x2, _ERF_BETA)
+    erf = b.binary("divide", b.binary("multiply", x, alpha), beta)
+    return b.op("mhlo.clamp", [b.const(-1.0, x), erf, b.const(1.0, x)], x.type)
+
+
+def _erf_le_one_f32(b: _Builder, x: SSAValue) -> SSAValue:
+    x2 = b.binary("multiply", x, x)
+    return b.binary("multiply", x, b.poly(x2, _ERF_T))
+
+
+def _erfc_ge_one_f32(b: _Builder, x: SSAValue) -> SSAValue:
+    x2 = b.binary("multiply", x, x)
+    z = b.op("mhlo.negate", [x2])
+    abs_x = b.op("mhlo.abs", [x])
+    one = b.const(1.0, x)
+    rx2 = b.binary("divide", one, x2)
+    exp_z = b.op("mhlo.exponential", [z])
+    scale = b.binary("multiply", exp_z, b.binary("divide", one, abs_x))
+    two = b.const(2.0, x)
+    lt_two = b.compare("LT", abs_x, two)
+    poly = b.select(lt_two, b.poly(rx2, _ERFC_P), b.poly(rx2, _ERFC_R))
+    approx = b.binary("multiply", scale, poly)
+    zero = b.const(0.0, x)
+    underflow = b.compare("LT", z, b.const(-_MAXLOG, x))
+    clamped = b.select(underflow, zero, approx)
+    negative = b.compare("LT", x, zero)
+    return b.select(negative, b.binary("subtract", two, clamped), clamped)
+
+
+def _erfc_f32(b: _Builder, x: SSAValue) -> SSAValue:
+    large = _erfc_ge_one_f32(b, x)
+    one = b.const(1.0, x)
+    small = b.binary("subtract", one, _erf_le_one_f32(b, x))
+    lt_one = b.compare("LT", b.op("mhlo.abs", [x]), one)
+    return b.select(lt_one, small, large)
+
+
+def _with_f32(fn: Callable[[_Builder, SSAValue], SSAValue]):
+    """Apply `fn` (an f32 expansion), upcasting f16 / bf16 operands."""
+
+    def apply(b: _Builder, x: SSAValue) -> SSAValue | None:
+        t = x.type
+        assert isinstance(t, TensorType)
+        elem = t.get_element_type()
+        if isinstance(elem, Float32Type):
+            return fn(b, x)
+        if isinstance(elem, Float16Type | BFloat16Type):
+            wide = b.op("mhlo.convert", [x], TensorType(Float32Type(), t.get_shape()))
+            return b.op("mhlo.convert", [fn(b, wide)], t)
+        return None
+
+    return apply
+
+
+def _square(b: _Builder, x: SSAValue) -> SSAValue:
+    return b.binary("multiply", x, x)
+
+
+def _tan(b: _Builder, x: SSAValue) -> SSAValue:
+    return b.binary("divide", b.op("mhlo.sine", [x]), b.op("mhlo.cosine", [x]))
+
+
+def _inf_check(kind: str) -> Callable[[_Builder, SSAValue], SSAValue]:
+    def apply(b: _Builder, x: SSAValue) -> SSAValue:
+        if kind == "is_inf":
+            return b.compare("EQ", b.op("mhlo.abs", [x]), b.const(math.inf, x))
+        value = math.inf if kind == "is_pos_inf" else -math.inf
+        return b.compare("EQ", x, b.const(value, x))
+
+    return apply
+
+
+_UNARY: dict[str, Callable[[_Builder, SSAValue], SSAValue | None]] = {
+    "chlo.erf": _with_f32(_erf_f32),
+    "chlo.erfc": _with_f32(_erfc_f32),
+    "chlo.square": _square,
+    "chlo.tan": _tan,
+    "chlo.is_inf": _inf_check("is_inf"),
+    "chlo.is_pos_inf": _inf_check("is_pos_inf"),
+    "chlo.is_neg_inf": _inf_check("is_neg_inf"),
+}
+
+# -- broadcasting binary ops ----------------------------------------------------
+
+
+def _broadcast_to(
+    b: _Builder, value: SSAValue, result: TensorType, dims: Sequence[int], shape: SSAValue | None
+) -> SSAValue:
+    t = value.type
+    assert isinstance(t, TensorType)
+    out = TensorType(t.get_element_type(), result.get_shape())
+    if t.get_shape() == result.get_shape() and DYNAMIC_INDEX not in t.get_shape():
+        return value
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(dims)]), list(dims))
+    if shape is None:
+        return b.op("mhlo.broadcast_in_dim", [value], out, {"broadcast_dimensions": attr})
+    return b.op(
+        "mhlo.dynamic_broadcast_in_dim", [value, shape], out, {"broadcast_dimensions": attr}
+    )
+
+
+def _broadcast_operands(b: _Builder, op: Operation) -> list[SSAValue] | None:
+    result = op.results[0].type
+    if not isinstance(result, TensorType) or not all(
+        isinstance(o.type, TensorType) for o in op.operands
+    ):
+        return None
+    rank = result.get_num_dims()
+    same = all(o.type.get_shape() == result.get_shape() for o in op.operands)  # type: ignore[attr-defined]
+    if same and DYNAMIC_INDEX not in result.get_shape():
+        return list(op.operands)
+    explicit = op.attributes.get("broadcast_dimensions")
+    shape: SSAValue | None = None
+    if DYNAMIC_INDEX in result.get_shape() or same:
+        from disc_ir.dialects.upstream.shape import BroadcastOp
+
+        shapes = [b.shape_of(o) for o in op.operands]
+        if len(shapes) == 1:
+            shape = shapes[0]
+        else:
+            bc = BroadcastOp.create(operands=shapes, result_types=[TensorType(IndexType(), [rank])])
+            b.rewriter.insert_op(bc, InsertPoint.before(op))
+            shape = bc.results[0]
+    out: list[SSAValue] = []
+    for value in op.operands:
+        k = value.type.get_num_dims()  # type: ignore[attr-defined]
+        if explicit is not None and k != rank:
+            dims = list(ints(explicit))
+        else:
+            dims = list(range(rank - k, rank))
+        out.append(_broadcast_to(b, value, result, dims, shape))
+    return out
+
+
+def _legalize(op: Operation, rewriter: Rewriter) -> bool:
+    b = _Builder(rewriter, op)
+    name = op.name
+    if name in _UNARY:
+        value = _UNARY[name](b, op.operands[0])
+        if value is None:
+            return False
+        rewriter.replace_op(op, [], [value])
+        return True
+    if name == "chlo.constant":
+        value = op.attributes["value"]
+        c = b.op("mhlo.constant", [], op.results[0].type, {"value": value})
+        rewriter.replace_op(op, [], [c])
+        return True
+    if name == "chlo.constant_like":
+        attr = op.attributes["value"]
+        number = getattr(attr, "value", None)
+        scalar = getattr(number, "data", None)
+        if scalar is None:
+            return False
+        rewriter.replace_op(op, [], [b.const(scalar, op.operands[0])])
+        return True
+    if name.startswith("chlo.broadcast_"):
+        operands = _broadcast_operands(b, op)
+        if operands is None:
+            return False
+        mnemonic = name[len("chlo.broadcast_") :]
+        attrs: dict[str, Attribute] = {}
+        if mnemonic == "compare":
+            direction = op.attributes["comparison_direction"]
+            attrs["comparison_direction"] = ComparisonDirectionAttr(direction.data)  # type: ignore[attr-defined]
+            kind = op.attributes.get("compare_type")
+            if kind is not None:
+                attrs["compare_type"] = ComparisonTypeAttr(kind.data)  # type: ignore[attr-defined]
+        if f"mhlo.{mnemonic}" not in _MHLO_NAMES():
+            return False
+        new = b.op(f"mhlo.{mnemonic}", operands, op.results[0].type, attrs)
+        rewriter.replace_op(op, [], [new])
+        return True
+    return False
+
+
+def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
+    from disc_ir.dialects.mhlo import MHLO_OPS
+
+    return {c.name for c in MHLO_OPS}
+
+
+def legalize_chlo(module: builtin.ModuleOp) -> None:
+    """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
+    rewriter = Rewriter()
+    for op in [o for o in module.walk() if o.name.startswith("chlo.")]:
+        _legalize(op, rewriter)
+
+
+@register_pass
+@dataclass(frozen=True)
+class ChloLegalizeToHloPass(ModulePass):
+    """Legalize CHLO to MHLO (broadcasting ops, erf / erfc expansions, ...)."""
+
+    name = "chlo-legalize-to-hlo"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        legalize_chlo(op)

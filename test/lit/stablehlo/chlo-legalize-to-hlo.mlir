@@ -1,0 +1,70 @@
+// RUN: disc-opt -split-input-file --chlo-legalize-to-hlo %s | FileCheck %s
+
+// erf (f32): Eigen's rational approximation on x clamped to [-4, 4].
+// CHECK-LABEL: func.func @erf
+// CHECK-NEXT: %[[LB:.*]] = mhlo.constant dense<-4.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[UB:.*]] = mhlo.constant dense<4.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[X:.*]] = mhlo.clamp %[[LB]], %arg0, %[[UB]] : tensor<4xf32>
+// CHECK-NEXT: %[[X2:.*]] = mhlo.multiply %[[X]], %[[X]] : tensor<4xf32>
+// CHECK-NEXT: %[[A0:.*]] = mhlo.constant dense<-2.72614237e-10> : tensor<4xf32>
+// CHECK-NEXT: %[[M0:.*]] = mhlo.multiply %[[A0]], %[[X2]] : tensor<4xf32>
+// CHECK-NEXT: %[[A1:.*]] = mhlo.constant dense<2.77068146e-08> : tensor<4xf32>
+// CHECK-NEXT: %{{.*}} = mhlo.add %[[M0]], %[[A1]] : tensor<4xf32>
+// CHECK: %[[Q:.*]] = mhlo.divide
+// CHECK: %[[R:.*]] = mhlo.clamp %{{.*}}, %[[Q]], %{{.*}} : tensor<4xf32>
+// CHECK-NEXT: return %[[R]]
+// CHECK-NOT: chlo.erf
+func.func @erf(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.erf %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Constants shaped like a dynamic operand: a scalar broadcast to its shape.
+// CHECK-LABEL: func.func @erf_dynamic_bf16
+// CHECK: %[[W:.*]] = mhlo.convert %arg0 : (tensor<?xbf16>) -> tensor<?xf32>
+// CHECK-NEXT: %[[C:.*]] = mhlo.constant dense<-4.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = shape.shape_of %[[W]] : tensor<?xf32> -> tensor<1xindex>
+// CHECK-NEXT: %{{.*}} = "mhlo.dynamic_broadcast_in_dim"(%[[C]], %[[S]]) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<1xindex>) -> tensor<?xf32>
+// CHECK: %[[R:.*]] = mhlo.convert %{{.*}} : (tensor<?xf32>) -> tensor<?xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @erf_dynamic_bf16(%x: tensor<?xbf16>) -> tensor<?xbf16> {
+  %0 = chlo.erf %x : tensor<?xbf16> -> tensor<?xbf16>
+  return %0 : tensor<?xbf16>
+}
+
+// -----
+
+// erfc (f32): 1 - x T(x^2) for |x| < 1, Cephes' P / R beyond.
+// CHECK-LABEL: func.func @erfc
+// CHECK: mhlo.exponential
+// CHECK: %[[ONE:.*]] = mhlo.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK: %[[ABS:.*]] = mhlo.abs %arg0 : tensor<4xf32>
+// CHECK-NEXT: %[[LT:.*]] = mhlo.compare  LT, %[[ABS]], %[[ONE]],  FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK-NEXT: %[[R:.*]] = mhlo.select %[[LT]], %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @erfc(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.erfc %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @square_and_broadcast
+// CHECK-NEXT: %[[SQ:.*]] = mhlo.multiply %arg0, %arg0 : tensor<2x3xf32>
+// CHECK-NEXT: %[[B:.*]] = "mhlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[ADD:.*]] = mhlo.add %[[SQ]], %[[B]] : tensor<2x3xf32>
+// CHECK-NEXT: %[[S0:.*]] = shape.shape_of %arg2 : tensor<?x?xf32> -> tensor<2xindex>
+// CHECK-NEXT: %[[S1:.*]] = shape.shape_of %arg3 : tensor<?xf32> -> tensor<1xindex>
+// CHECK-NEXT: %[[S:.*]] = shape.broadcast %[[S0]], %[[S1]] : tensor<2xindex>, tensor<1xindex> -> tensor<2xindex>
+// CHECK-NEXT: %[[L:.*]] = "mhlo.dynamic_broadcast_in_dim"(%arg2, %[[S]]) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+// CHECK-NEXT: %[[R:.*]] = "mhlo.dynamic_broadcast_in_dim"(%arg3, %[[S]]) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+// CHECK-NEXT: %[[CMP:.*]] = mhlo.compare  GT, %[[L]], %[[R]] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+// CHECK-NEXT: return %[[ADD]], %[[CMP]]
+func.func @square_and_broadcast(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %a: tensor<?x?xf32>, %b: tensor<?xf32>) -> (tensor<2x3xf32>, tensor<?x?xi1>) {
+  %0 = chlo.square %x : tensor<2x3xf32> -> tensor<2x3xf32>
+  %1 = chlo.broadcast_add %0, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction GT>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xi1>
+  return %1, %2 : tensor<2x3xf32>, tensor<?x?xi1>
+}

@@ -1,0 +1,39 @@
+// RUN: disc-opt -split-input-file --stablehlo-legalize-to-hlo %s | FileCheck %s
+
+// CHECK-LABEL: func.func @ops
+func.func @ops(%x: tensor<?x8xf32>, %w: tensor<8x16xf32>, %s: tensor<2xi32>, %i: tensor<4x6xf32>, %idx: tensor<3x1xi32>) -> tensor<?x16xi1> {
+  // CHECK-NEXT: %[[D:.*]] = "mhlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#mhlo<precision DEFAULT>, #mhlo<precision HIGHEST>]} : (tensor<?x8xf32>, tensor<8x16xf32>) -> tensor<?x16xf32>
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [DEFAULT, HIGHEST] : (tensor<?x8xf32>, tensor<8x16xf32>) -> tensor<?x16xf32>
+  // CHECK-NEXT: %[[C:.*]] = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK-NEXT: %[[B:.*]] = "mhlo.dynamic_broadcast_in_dim"(%[[C]], %arg2) {broadcast_dimensions = dense<> : tensor<0xi64>} : (tensor<f32>, tensor<2xi32>) -> tensor<?x16xf32>
+  %1 = stablehlo.dynamic_broadcast_in_dim %c, %s, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x16xf32>
+  // CHECK-NEXT: %[[CMP:.*]] = mhlo.compare  GT, %[[D]], %[[B]],  FLOAT : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xi1>
+  %2 = stablehlo.compare GT, %0, %1, FLOAT : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xi1>
+  // CHECK-NEXT: "mhlo.gather"(%arg3, %arg4) {dimension_numbers = #mhlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = dense<[4, 1]> : tensor<2xi64>} : (tensor<4x6xf32>, tensor<3x1xi32>) -> tensor<4x3xf32>
+  %3 = "stablehlo.gather"(%i, %idx) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 4, 1>}> : (tensor<4x6xf32>, tensor<3x1xi32>) -> tensor<4x3xf32>
+  // CHECK-NEXT: "mhlo.slice"(%arg3) {limit_indices = dense<[4, 6]> : tensor<2xi64>, start_indices = dense<[0, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  %4 = stablehlo.slice %i [0:4, 1:6:2] : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  // CHECK-NEXT: mhlo.reduce(%arg3 init: %[[C]]) applies mhlo.add across dimensions = [1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<4xf32>
+  %5 = stablehlo.reduce(%i init: %c) applies stablehlo.add across dimensions = [1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK-NEXT: return %[[CMP]] : tensor<?x16xi1>
+  return %2 : tensor<?x16xi1>
+}
+
+// -----
+
+// A composite becomes a call of its decomposition (the pinned mhlo has no
+// composite op).
+// CHECK-LABEL: func.func @composite
+// CHECK-NEXT: %[[R:.*]] = call @my.tanh(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[R]]
+// CHECK: func.func private @my.tanh
+// CHECK-NEXT: mhlo.tanh %arg0 : tensor<4xf32>
+func.func @composite(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.composite "my.tanh" %x {decomposition = @my.tanh, version = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @my.tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.tanh %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,148 @@
+"""`disc_ir.jax.compile`: JAX functions exported to StableHLO and compiled by disc-ir.
+
+Checks the dynamic-axes conventions (axis numbers share `d<k>` symbols,
+mappings name symbols), one compile reused across shapes, pytree arguments
+and outputs, jax.export's shape assertions failing at run time, argument
+errors, and that jax stays optional (`import disc_ir` never imports it;
+`import disc_ir.jax` without jax names the `jax` extra).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+import disc_ir.jax as dj  # noqa: E402
+
+jax.config.update("jax_platforms", "cpu")
+
+
+def _rand(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed + sum(shape)).standard_normal(shape).astype(np.float32)
+
+
+def dense_tanh(x, w, b):  # noqa: ANN001, ANN201
+    return jnp.tanh(x @ w + b)
+
+
+@pytest.fixture(scope="module")
+def dense_exe() -> dj.JaxExecutable:
+    return dj.compile(dense_tanh, _rand(4, 16), _rand(16, 8), _rand(8), dynamic_axes={0: (0,)})
+
+
+def test_dynamic_batch_one_compile_many_shapes(dense_exe: dj.JaxExecutable) -> None:
+    assert "tensor<?x16xf32>" in dense_exe.stablehlo
+    assert [a.shape for a in dense_exe.executable.inputs] == [(None, 16), (16, 8), (8,)]
+    w, b = _rand(16, 8), _rand(8)
+    for batch in (1, 4, 37):
+        x = _rand(batch, 16, seed=batch)
+        out = dense_exe(x, w, b)
+        assert isinstance(out, np.ndarray) and out.shape == (batch, 8)
+        np.testing.assert_allclose(out, np.asarray(dense_tanh(x, w, b)), rtol=1e-5, atol=1e-6)
+    with pytest.raises(Exception, match="dimension 1"):
+        dense_exe(_rand(3, 15), w, b)  # a static axis keeps its size
+
+
+def test_axis_numbers_share_symbols_across_arguments() -> None:
+    def attend(x, mask):  # (b, s, h), (b, s)
+        return jnp.sum(x * mask[..., None], axis=1)
+
+    specs = dj.input_specs([_rand(2, 3, 4), _rand(2, 3)], {0: (0, 1), 1: (0, 1)})
+    assert str(specs[0].shape) == "(d0, d1, 4)" and str(specs[1].shape) == "(d0, d1)"
+    exe = dj.compile(attend, _rand(2, 3, 4), _rand(2, 3), dynamic_axes={0: (0, 1), 1: (0, 1)})
+    for b, s in ((1, 1), (3, 5)):
+        x, mask = _rand(b, s, 4), _rand(b, s, seed=7)
+        np.testing.assert_allclose(exe(x, mask), np.asarray(attend(x, mask)), rtol=1e-5, atol=1e-6)
+
+
+def test_named_symbols_pytrees_and_tuple_outputs() -> None:
+    def layer(xs, w):
+        h = (xs["a"] + xs["c"]) @ w
+        return h, jnp.max(h, axis=-1)
+
+    xs = {"a": _rand(2, 6), "c": _rand(2, 6, seed=1)}
+    # a pytree argument: the spec applies to each of its leaves; the
+    # contracted axis ("features") is dynamic too
+    exe = dj.compile(
+        layer, xs, _rand(6, 5), dynamic_axes={0: {0: "batch", 1: "features"}, 1: {0: "features"}}
+    )
+    for batch, feat in ((1, 6), (4, 9)):
+        xs = {"a": _rand(batch, feat), "c": _rand(batch, feat, seed=1)}
+        w = _rand(feat, 5, seed=2)
+        got = exe(xs, w)
+        assert isinstance(got, tuple) and len(got) == 2
+        for g, e in zip(got, layer(xs, w), strict=True):
+            np.testing.assert_allclose(g, np.asarray(e), rtol=1e-5, atol=1e-5)
+    with pytest.raises(TypeError, match="structure"):
+        exe(xs["a"], w)
+
+
+def test_shape_assertions_fail_at_run_time() -> None:
+    from disc_ir.runtime import RalInputError
+
+    def two(x, y):
+        return x * 2.0, y + 1.0
+
+    exe = dj.compile(
+        two, _rand(3), _rand(3), dynamic_axes={0: {0: "b"}, 1: {0: "b"}}, constraints=("b >= 3",)
+    )
+    a, c = exe(_rand(5), _rand(5, seed=1))
+    np.testing.assert_allclose(a, _rand(5) * 2.0, rtol=1e-6)
+    np.testing.assert_allclose(c, _rand(5, seed=1) + 1.0, rtol=1e-6)
+    # jax.export's assertions, with JAX's messages
+    with pytest.raises(Exception, match=r"symbolic shape constraint b >= 3.*found -1"):
+        exe(_rand(2), _rand(2))
+    with pytest.raises(Exception, match=r"Expected value >= 1 for dimension variable 'b'"):
+        exe(np.zeros(0, np.float32), np.zeros(0, np.float32))
+    # inconsistent dims sharing a symbol: rejected before any code runs
+    with pytest.raises(RalInputError, match=r"dimension 0 is 4, expected 5"):
+        exe(_rand(5), _rand(4))
+
+
+def test_argument_errors() -> None:
+    x = _rand(2, 3)
+    with pytest.raises(ValueError, match="argument index 1 is out of range"):
+        dj.input_specs([x], {1: (0,)})
+    with pytest.raises(ValueError, match="dynamic axis 2 is out of range"):
+        dj.input_specs([x], {0: (2,)})
+    with pytest.raises(ValueError, match="not an identifier"):
+        dj.input_specs([x], {0: {0: "2b"}})
+    with pytest.raises(TypeError, match="sequence of axes or a mapping"):
+        dj.input_specs([x], {0: 0})  # type: ignore[dict-item]
+    assert dj.input_specs([x], {0: (-1,)})[0].shape[0] == 2
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_jax_is_optional() -> None:
+    proc = _python(
+        """
+        import sys
+        import disc_ir
+        disc_ir.compile  # the lazy API import
+        assert "jax" not in sys.modules, "import disc_ir imported jax"
+        sys.modules["jax"] = None  # as if jax were not installed
+        try:
+            import disc_ir.jax
+        except ImportError as exc:
+            print("ImportError:", exc)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ImportError: disc_ir.jax needs jax" in proc.stdout
+    assert "disc-ir[jax]" in proc.stdout
