@@ -260,9 +260,20 @@ def is_splat_or_scalar_constant(op: Operation) -> bool:
         return True
     value = inherent_attr(op, "value")
     if isinstance(value, DenseIntOrFPElementsAttr):
-        values = value.get_values()
-        return len(values) == 1 or len(set(values)) == 1
+        return _is_splat_dense(value)
     return False
+
+
+def _is_splat_dense(value: DenseIntOrFPElementsAttr) -> bool:
+    """All elements equal, compared on the stored bytes (no unpacking: xDSL
+    stores a splat `dense<c> : tensor<1x16x3072xf32>` expanded, and the fusion
+    strategies ask this for every constant again and again)."""
+    raw = value.data.data
+    count = _prod(value.get_shape())
+    if count <= 0 or not raw or len(raw) % count:
+        return False
+    size = len(raw) // count
+    return raw == raw[:size] * count
 
 
 def is_fusible(op: Operation) -> bool:
