@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from disc_ir.transforms.registry import all_passes, info_of
+from disc_ir.transforms.registry import builtin_passes, info_of
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "transforms" / "pass_table.py"
 
@@ -40,7 +40,7 @@ PASS_TABLE: dict[str, PassInfo] = {
 def render() -> str:
     """The text of pass_table.py for the passes registered now."""
     out = [_HEADER]
-    for name, cls in all_passes().items():
+    for name, cls in builtin_passes().items():
         info = info_of(cls)
         out.append(f"    {name!r}: PassInfo(\n")
         out.append(f"        {name!r},\n        {info.module!r},\n        {info.class_name!r},\n")

@@ -63,6 +63,19 @@ def all_passes() -> dict[str, PassClass]:
     return dict(sorted(_PASSES.items()))
 
 
+def builtin_passes() -> dict[str, PassClass]:
+    """The passes disc-ir itself defines (modules under `disc_ir.transforms`), by name.
+
+    `all_passes` also holds passes registered from elsewhere (plugins loaded
+    with `--load-pass-plugin`, tests); the pass table and docs list only these.
+    """
+    return {
+        name: cls
+        for name, cls in all_passes().items()
+        if cls.__module__.startswith("disc_ir.transforms.")
+    }
+
+
 def get_pass(name: str) -> PassClass | None:
     """The pass class registered as `name`, or None.
 
