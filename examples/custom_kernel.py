@@ -18,9 +18,7 @@ from disc_ir.runtime.registry import F32, CStr, Ctx, MemRef, PVoid, ral_api
 
 
 @ral_api("my_softsign", "cpu")
-def my_softsign(
-    ctx: Ctx, stream: PVoid, x: MemRef[1, F32], config: CStr
-) -> MemRef[1, F32]:
+def my_softsign(ctx: Ctx, stream: PVoid, x: MemRef[1, F32], config: CStr) -> MemRef[1, F32]:
     """x / (1 + |x|), elementwise; `config` carries the call's custom attributes."""
     v = numpy_view(x)
     return (v / (1 + np.abs(v))).astype(np.float32)

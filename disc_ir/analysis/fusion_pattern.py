@@ -214,9 +214,7 @@ def reduce_dimensions(op: Operation) -> tuple[int, ...]:
 
 
 def broadcast_dimensions(op: Operation) -> tuple[int, ...]:
-    return ints(
-        inherent_attr(op, "broadcast_dimensions")
-    )
+    return ints(inherent_attr(op, "broadcast_dimensions"))
 
 
 def is_rank2_row_reduction(op: Operation) -> bool:

@@ -68,6 +68,11 @@ class GraphCycles:
         self._free: list[int] = []
         self._deltaf: list[int] = []
         self._deltab: list[int] = []
+        # Transitive closure cache (`reachability`), dropped on any edge change;
+        # `_undo` keeps the closure from before the last new edge, restored when
+        # that very edge is removed next (a trial edge: the edges are as before).
+        self._reach: dict[int, int] | None = None
+        self._undo: tuple[int, int, dict[int, int]] | None = None
 
     # -- queries --------------------------------------------------------------
 
@@ -96,18 +101,47 @@ class GraphCycles:
         nx, ny = self._nodes[x], self._nodes[y]
         if nx.rank >= ny.rank:
             return False
+        if self._reach is not None and x in self._reach:
+            return bool((self._reach[x] >> y) & 1)
         found = self._forward_dfs(x, ny.rank)
         self._clear_visited(self._deltaf)
         return found
 
+    def reachability(self) -> dict[int, int]:
+        """Active node -> bitmask of the nodes it reaches (bit `y` set iff a
+        path leads to `y`; a node's own bit is clear). A snapshot: valid until
+        the next change of the edges (cached until then). `is_reachable(x, y)`
+        for many pairs at once.
+        """
+        if self._reach is not None:
+            return self._reach
+        reach: dict[int, int] = {}
+        for n in self.all_nodes_in_post_order():  # successors before their producers
+            bits = 0
+            for w in self._nodes[n].outputs._seq:
+                bits |= reach[w] | (1 << w)
+            reach[n] = bits
+        self._reach, self._undo = reach, None
+        return reach
+
+    def _edges_changed(self) -> None:
+        self._reach = self._undo = None
+
     def can_contract_edge(self, a: int, b: int) -> bool:
-        """Whether edge a->b exists and merging its ends leaves the graph acyclic."""
+        """Whether edge a->b exists and merging its ends leaves the graph acyclic
+        (no other path a -> b), answered from the transitive closure."""
         if not self.has_edge(a, b):
             return False
-        self.remove_edge(a, b)
-        reachable = self.is_reachable(a, b)
-        self.insert_edge(a, b)
-        return not reachable
+        reach = self.reachability()
+        na, nb = self._nodes[a], self._nodes[b]
+        other_path = any(s != b and (reach[s] >> b) & 1 for s in na.outputs._seq)
+        # The edge's removal and re-insertion around BladeDISC's search moves it
+        # last in both ordered sets; later visiting orders depend on that.
+        na.outputs.erase(b)
+        na.outputs.insert(b)
+        nb.inputs.erase(a)
+        nb.inputs.insert(a)
+        return not other_path
 
     # -- updates --------------------------------------------------------------
 
@@ -119,20 +153,32 @@ class GraphCycles:
         if not nx.outputs.insert(y):
             return True
         ny.inputs.insert(x)
+        before = self._reach
+        self._edges_changed()
+        if before is not None:
+            self._undo = (x, y, before)
         if nx.rank <= ny.rank:
             return True
         if self._forward_dfs(y, nx.rank):
             nx.outputs.erase(y)
             ny.inputs.erase(x)
             self._clear_visited(self._deltaf)
+            self._reach, self._undo = before, None  # unchanged edges
             return False
         self._backward_dfs(x, ny.rank)
         self._reorder()
         return True
 
     def remove_edge(self, x: int, y: int) -> None:
+        if y not in self._nodes[x].outputs:
+            return
+        undo = self._undo
         self._nodes[x].outputs.erase(y)
         self._nodes[y].inputs.erase(x)
+        if undo is not None and undo[0] == x and undo[1] == y and self._reach is None:
+            self._reach, self._undo = undo[2], None  # the edges before x->y was added
+        else:
+            self._edges_changed()
 
     def contract_edge(self, a: int, b: int) -> int | None:
         """Merge the ends of edge a->b into one node (returned), None if that
@@ -153,6 +199,7 @@ class GraphCycles:
         for y in ins:
             self._nodes[y].outputs.erase(b)
         self._free.append(b)
+        self._edges_changed()
         for y in outs:
             self.insert_edge(a, y)
         for y in ins:

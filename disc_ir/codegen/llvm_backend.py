@@ -5,19 +5,26 @@
   `llvm.fptosi/fptoui/uitofp`, `llvm.extractelement`, `llvm.switch`,
   `llvm.atomicrmw`, `llvm.cmpxchg`, `fcmp false/true`, byte-string and
   zero-initialized globals, global alignment and function linkage. The triple
-  and data layout are the host's.
+  and data layout are the host's. With `merge_identical`, function
+  definitions identical but for their names (the kernels of repeated layers)
+  are translated once (`identical_functions`).
 * `optimize_llvm_ir(text, opt_level=3)`: LLVM's default `O<n>` pipeline (new
   pass manager, loop and SLP vectorization on) for the host CPU name and
   features, so loops vectorize with the widest vectors the host has.
 * `HostJit` / `compile_to_jit(module)`: ORC LLJIT + JITLink (small code model) over the optimized module, with
   `disc_ral_call` bound to the runtime dispatcher; `function_address(name)`
-  gives the entry point for `RalContext.execute`.
+  gives the entry point for `RalContext.execute`. `host_functions` (the entry
+  `main`: RAL calls and argument packing, growing with the graph) get a cheap
+  function pipeline instead of O3 (`optimize_split`), whose cost grows
+  superlinearly with a function's size.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 import threading
+from collections.abc import Collection
 from typing import Any
 
 import llvmlite.binding as llvm_binding
@@ -32,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
 )
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -256,8 +264,126 @@ def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
         gvar.initializer = ir.Constant(gtype, None)
 
 
-def module_to_llvm_ir(module: ModuleOp, target_machine: Any | None = None) -> str:
-    """The LLVM IR text of `module` (only `llvm.func` / `llvm.mlir.global` at top level)."""
+class _Key:
+    """A function key with its hash computed once (tuples rehash on every lookup)."""
+
+    __slots__ = ("hash", "items")
+
+    def __init__(self, items: tuple[Any, ...]) -> None:
+        self.items = items
+        self.hash = hash(items)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.items == other.items
+
+
+def _function_key(op: llvm.FuncOp, rep: dict[str, str], callees: set[str]) -> _Key | None:
+    """A hashable description of `op`'s signature and body, without its name.
+
+    Two functions with equal keys compute the same thing: same properties,
+    same ops with the same attributes, operands numbered in definition order,
+    same block structure. Symbol references go through `rep` (merged name ->
+    representative), so callers of merged functions compare equal too; the
+    names referenced are added to `callees`. None when some attribute is not
+    hashable or an op has regions (never merged).
+    """
+
+    def norm(attr: Any) -> Any:
+        # an exact type test: isinstance against xDSL attribute classes is slow
+        if attr.__class__ is SymbolRefAttr and not attr.nested_references.data:
+            name = attr.root_reference.data
+            callees.add(name)
+            while name in rep:
+                name = rep[name]
+            return ("@", name)
+        return attr
+
+    numbers: dict[SSAValue, int] = {}
+    blocks = {b: i for i, b in enumerate(op.body.blocks)}
+    items: list[Any] = [
+        tuple(sorted((k, v) for k, v in op.properties.items() if k != "sym_name")),
+        tuple(sorted(op.attributes.items())),
+    ]
+    try:
+        for block in op.body.blocks:
+            for arg in block.args:
+                numbers[arg] = len(numbers)
+            items.append(tuple(a.type for a in block.args))
+            for inner in block.ops:
+                if inner.regions:
+                    return None
+                for r in inner.results:
+                    numbers[r] = len(numbers)
+                items.append(
+                    (
+                        inner.name,
+                        tuple(numbers[v] for v in inner.operands),
+                        tuple(r.type for r in inner.results),
+                        tuple(sorted((k, norm(v)) for k, v in inner.properties.items())),
+                        tuple(sorted((k, norm(v)) for k, v in inner.attributes.items())),
+                        tuple(blocks[b] for b in inner.successors),
+                    )
+                )
+        return _Key(tuple(items))
+    except (KeyError, TypeError):
+        return None
+
+
+def identical_functions(funcs: list[llvm.FuncOp], keep: Collection[str] = ()) -> dict[str, str]:
+    """Function definitions that duplicate an earlier one: name -> representative.
+
+    The outlined kernels of repeated subgraphs (e.g. the layers of a
+    transformer) are identical but for their names; translating and
+    optimizing one copy is enough. Functions named in `keep` are never
+    merged away (e.g. the entry, looked up by name). Merging repeats until
+    no more functions become equal (wrappers that call merged kernels).
+    """
+    rep: dict[str, str] = {}
+    candidates = [f for f in funcs if f.body.blocks and f.sym_name.data not in keep]
+    refs: dict[str, set[str]] = {}
+    keys: dict[str, _Key | None] = {}
+    todo = candidates
+    while todo:
+        for f in todo:
+            callees: set[str] = set()
+            keys[f.sym_name.data] = _function_key(f, rep, callees)
+            refs[f.sym_name.data] = callees
+        first: dict[_Key, str] = {}
+        merged: set[str] = set()
+        for f in candidates:
+            name = f.sym_name.data
+            key = keys[name]
+            if name in rep or key is None:
+                continue
+            other = first.setdefault(key, name)
+            if other != name:
+                rep[name] = other
+                merged.add(name)
+        todo = [
+            f for f in candidates if f.sym_name.data not in rep and refs[f.sym_name.data] & merged
+        ]
+    for name in rep:  # representatives of representatives
+        while rep[name] in rep:
+            rep[name] = rep[rep[name]]
+    return rep
+
+
+def module_to_llvm_ir(
+    module: ModuleOp,
+    target_machine: Any | None = None,
+    *,
+    merge_identical: Collection[str] | None = None,
+) -> str:
+    """The LLVM IR text of `module` (only `llvm.func` / `llvm.mlir.global` at top level).
+
+    `merge_identical`: when given (the names of functions looked up by name,
+    e.g. the entry), function definitions identical to an earlier one are
+    translated once and every reference to them uses that one instead
+    (`identical_functions`).
+    """
     tm = target_machine or host_target_machine()
     out = ir.Module(name=str(module.sym_name.data) if module.sym_name else "disc_module")
     out.triple = llvm_binding.get_default_triple()
@@ -271,13 +397,22 @@ def module_to_llvm_ir(module: ModuleOp, target_machine: Any | None = None) -> st
             funcs.append(op)
         else:
             raise BackendError(f"cannot translate top-level op '{op.name}' to LLVM IR")
+    rep = identical_functions(funcs, merge_identical) if merge_identical is not None else {}
+    funcs = [f for f in funcs if f.sym_name.data not in rep]
     for g in globals_:
         _convert_global(g, out)
     for f in funcs:
         _declare_func(f, out)
+    # References to a merged function resolve to its representative (the
+    # converters look symbols up in `out.globals`); the aliases are dropped
+    # before printing, which lists `out.globals`.
+    for name, other in rep.items():
+        out.globals[name] = out.globals[other]
     for f in funcs:
         if f.body.blocks:
             _convert_func(f, out)
+    for name in rep:
+        del out.globals[name]
     return str(out)
 
 
@@ -319,6 +454,86 @@ def optimize_llvm_ir(text: str, opt_level: int = 3) -> str:
     return str(mod)
 
 
+_DEFINE_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
+_LOCAL_LINKAGES = (llvm_binding.Linkage.internal, llvm_binding.Linkage.private)
+
+
+def _split_host_functions(mod: Any, host: Collection[str]) -> tuple[str, str] | None:
+    """`mod` as two LLVM IR texts: every definition but the `host` functions, and
+    the `host` functions (each declaring what the other defines).
+
+    None when there is nothing to split or a definition the host part would
+    need to declare has local linkage.
+    """
+    defined = {f.name: f for f in mod.functions if not f.is_declaration}
+    hosts = [n for n in host if n in defined]
+    if not hosts or len(hosts) == len(defined):
+        return None
+    if any(f.linkage in _LOCAL_LINKAGES for f in defined.values()):
+        return None
+    parts: tuple[list[str], list[str]] = ([], [])
+    skip = -1  # the part that skips the body being read (-1: none)
+    for line in str(mod).split("\n"):
+        if skip >= 0:
+            parts[1 - skip].append(line)
+            if line == "}":
+                skip = -1
+            continue
+        if line.startswith("define "):
+            match = _DEFINE_NAME.search(line)
+            if match is None:
+                return None
+            name = match.group(1).strip('"')
+            f = defined.get(name)
+            if f is None:
+                return None
+            owner = 1 if name in host else 0  # 0: kernels part, 1: host part
+            ret, _, params = str(f.global_value_type).partition(" (")
+            parts[owner].append(line)
+            parts[1 - owner].append(f"declare {ret} @{match.group(1)}({params}")
+            skip = 1 - owner
+            if line.endswith("}"):  # a one-line body
+                skip = -1
+            continue
+        parts[0].append(line)
+        parts[1].append(line)
+    return "\n".join(parts[0]), "\n".join(parts[1])
+
+
+def _optimize_host_module(mod: Any, target_machine: Any) -> None:
+    """A cheap function pipeline (SROA, instcombine, simplifycfg) for host glue code:
+    straight-line RAL calls whose argument packing grows with the graph, where LLVM's
+    O3 pipeline costs time superlinear in the function's size for no runtime gain."""
+    pto = llvm_binding.create_pipeline_tuning_options(speed_level=1)
+    pb = llvm_binding.create_pass_builder(target_machine, pto)
+    fpm = llvm_binding.create_new_function_pass_manager()
+    fpm.add_sroa_pass()
+    fpm.add_instruction_combine_pass()
+    fpm.add_simplify_cfg_pass()
+    for f in mod.functions:
+        if not f.is_declaration:
+            fpm.run(f, pb)
+
+
+def optimize_split(
+    mod: Any, target_machine: Any, opt_level: int = 3, host: Collection[str] = ()
+) -> Any:
+    """`mod` optimized at `O<opt_level>`, except the `host` functions, which get
+    `_optimize_host_module`'s cheap pipeline; returns the (re-linked) module.
+
+    Without host functions to split off, the whole module is optimized in place.
+    """
+    split = _split_host_functions(mod, host) if host and opt_level > 0 else None
+    if split is None:
+        optimize_module(mod, target_machine, opt_level)
+        return mod
+    kernels, host_part = (parse_llvm_ir(text) for text in split)
+    optimize_module(kernels, target_machine, opt_level)
+    _optimize_host_module(host_part, target_machine)
+    kernels.link_in(host_part)
+    return kernels
+
+
 _JIT_LOCK = threading.Lock()
 _LLJIT: Any = None
 _JIT_NAMES = itertools.count()
@@ -347,21 +562,30 @@ class HostJit:
     Code is linked by ORC's LLJIT with JITLink (one process-wide LLJIT, one
     library per module), which places all sections of a module in one block
     and makes GOT/PLT stubs for external symbols, so the small code model is
-    safe. Keep the object alive while its code may run. `disc_ral_call`
+    safe. `host_functions` (e.g. the entry `main`, host glue code) are optimized
+    with a cheap function pipeline, the rest at `O<opt_level>` (`optimize_split`).
+    Keep the object alive while its code may run. `disc_ral_call`
     resolves to the runtime's dispatcher; every externally visible function
     defined in the module can be looked up with `function_address`.
     """
 
-    def __init__(self, llvm_ir: str, opt_level: int = 3, name: str = "disc_module"):
+    def __init__(
+        self,
+        llvm_ir: str,
+        opt_level: int = 3,
+        name: str = "disc_module",
+        host_functions: Collection[str] = (),
+    ):
         from disc_ir.runtime.dispatch import DISC_RAL_CALL, register_symbols, symbol_address
 
         global _LLJIT
         register_symbols()
         with _JIT_LOCK:
             self.target_machine = jit_target_machine(opt_level)
-            mod = parse_llvm_ir(llvm_ir)
+            mod = optimize_split(
+                parse_llvm_ir(llvm_ir), self.target_machine, opt_level, host_functions
+            )
             mod.name = name
-            optimize_module(mod, self.target_machine, opt_level)
             if _LLJIT is None:
                 _LLJIT = llvm_binding.create_lljit_compiler(
                     jit_target_machine(opt_level), use_jit_link=True
@@ -411,8 +635,10 @@ __all__ = [
     "HostJit",
     "compile_to_jit",
     "host_target_machine",
+    "identical_functions",
     "module_to_llvm_ir",
     "optimize_llvm_ir",
     "optimize_module",
+    "optimize_split",
     "parse_llvm_ir",
 ]

@@ -28,7 +28,9 @@ _TF = "Pass Pipeline Walkthrough > TF-to-HLO Passes"
 _SHAPE = "HLO graph optimization & placement > ShapeSimplifier pass"
 _PLACE = "HLO graph optimization & placement > Placement Passes"
 _TENSOR_OPT = "HLO graph optimization & placement > Graph Optimization Passes on Tensor Level"
-_MISC_CONV = "HLO graph optimization & placement > Misc Conversion Passes that Prepare for Further Lowering"
+_MISC_CONV = (
+    "HLO graph optimization & placement > Misc Conversion Passes that Prepare for Further Lowering"
+)
 _HLO_TO_LHLO = "Bufferize Passes > HLO to LMHLO conversion"
 _SHAPE_BUF = "Bufferize Passes > Shape Related Ops Bufferization"
 _MEMSPACE = "Bufferize Passes > Memory Space Assignment"
@@ -51,7 +53,8 @@ SEED_SECTIONS: dict[str, str] = {
     # TF-to-HLO / frontends
     "disc-tf-revise-args-for-static-rank": _TF,
     "chlo-legalize-to-hlo": _TF,
-    "stablehlo-legalize-to-hlo": _DISC_IR + ": the StableHLO frontend's entry, before the TF-to-HLO phase",
+    "stablehlo-legalize-to-hlo": _DISC_IR
+    + ": the StableHLO frontend's entry, before the TF-to-HLO phase",
     # tensor level
     "disc-shape-simplifier": _SHAPE,
     "disc-mhlo-mark-shape-calc": _PLACE,
@@ -180,7 +183,9 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m disc_ir.tools.pass_docs", description=__doc__)
-    parser.add_argument("-o", "--output", default=str(DEFAULT_OUT), help="output file, '-' for stdout")
+    parser.add_argument(
+        "-o", "--output", default=str(DEFAULT_OUT), help="output file, '-' for stdout"
+    )
     parser.add_argument("--check", action="store_true", help="fail if the output file is stale")
     args = parser.parse_args(argv)
     try:

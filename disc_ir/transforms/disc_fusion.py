@@ -33,6 +33,7 @@ fusions; `DISC_DEBUG_MAX_FUSION_NUMBER=N` applies only the first N.
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,6 +144,11 @@ class FusionPlanner:
         self.leaders = _UnionFind(n)
         self.clusters: list[_Cluster] = []
         self.last_writer: dict[SSAValue, Operation] = {}
+        self._virtual_edge: tuple[int, int] | None = None
+        # (lhs, rhs) pattern ids whose merge the current stage's strategy refused;
+        # the patterns are kept alive so their ids are not reused.
+        self._refused: set[tuple[int, int]] = set()
+        self._refused_patterns: list[FusionPattern] = []
         self._build_node_map()
 
     # -- setup --------------------------------------------------------------------
@@ -233,6 +239,8 @@ class FusionPlanner:
         for strategy in self.pipeline:
             self.strategy = strategy
             self._init_fusion_patterns()
+            self._refused.clear()
+            self._refused_patterns.clear()
             self._edge_contraction_loop()
             if not self._finalize_patterns():
                 return None
@@ -286,23 +294,50 @@ class FusionPlanner:
             )
 
         order = self.cycles.all_nodes_in_post_order()
+        # Reachability as bitmasks, recomputed after each merge only: a failed
+        # trial removes its virtual edge again. Every trial still inserts its
+        # virtual edge, whose rank reordering decides later visiting orders;
+        # `_try_contract` answers a pair it refused before without a trial merge.
+        reach = self.cycles.reachability()
+
+        def candidates() -> list[int]:
+            # positions in `order` of the nodes whose cluster can take part: the
+            # others are skipped below anyway; they change with merges only
+            out = []
+            for i, node in enumerate(order):
+                pattern = self.cluster_of_node(node).pattern
+                if pattern.is_fusible() and not lone_reshape(pattern):
+                    out.append(i)
+            return out
+
+        cands = candidates()
         for lhs in order:
             lc = self.cluster_of_node(lhs)
             if lone_reshape(lc.pattern) or not lc.pattern.is_fusible():
                 continue
-            for rhs in order:
+            k = 0
+            while k < len(cands):
+                pos = cands[k]
+                k += 1
+                rhs = order[pos]
                 rc = self.cluster_of_node(rhs)
                 lc = self.cluster_of_node(lhs)
                 if rc is lc or lone_reshape(rc.pattern) or not rc.pattern.is_fusible():
                     continue
                 a, b = lc.node_id, rc.node_id
-                if self.cycles.is_reachable(a, b) or self.cycles.is_reachable(b, a):
+                if (reach[a] >> b) & 1 or (reach[b] >> a) & 1:
                     continue
                 # A virtual edge lets the normal contraction try the pair.
                 self.cycles.insert_edge(a, b)
                 self.explicit_edges.insert_edge(a, b)
+                self._virtual_edge = (a, b)
                 contracted = fn(lc, rc)
-                if not contracted:
+                self._virtual_edge = None
+                if contracted:
+                    reach = self.cycles.reachability()
+                    cands = candidates()
+                    k = bisect.bisect_right(cands, pos)
+                else:
                     self.cycles.remove_edge(a, b)
                     self.explicit_edges.remove_edge(a, b)
                 changed |= contracted
@@ -310,10 +345,18 @@ class FusionPlanner:
 
     def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
         a, b = src.node_id, dst.node_id
-        if not self.cycles.can_contract_edge(a, b):
+        # A virtual edge between unconnected clusters is always contractible.
+        if (a, b) != self._virtual_edge and not self.cycles.can_contract_edge(a, b):
+            return False
+        # The strategy's answer depends on the two patterns only: a refused
+        # pair (same pattern objects, same stage) is refused again.
+        key = (id(src.pattern), id(dst.pattern))
+        if key in self._refused:
             return False
         merged = self.strategy.try_fuse_inplace(self.shape_analysis, src.pattern, dst.pattern)
         if merged is None:
+            self._refused.add(key)
+            self._refused_patterns += (src.pattern, dst.pattern)
             return False
         node = self.cycles.contract_edge(a, b)
         assert node is not None

@@ -50,7 +50,9 @@ class _AddConstantPass(ModulePass):
         for inner in list(op.walk()):
             if inner.name == "func.func":
                 block = inner.regions[0].blocks.first
-                block.insert_op_before(arith.ConstantOp(IntegerAttr(self.value, i32)), block.first_op)
+                block.insert_op_before(
+                    arith.ConstantOp(IntegerAttr(self.value, i32)), block.first_op
+                )
 
 
 def _run(args: list[str], text: str, tmp_path: Path) -> tuple[int, str, str]:
@@ -95,13 +97,20 @@ def test_unknown_pass_and_option(tmp_path: Path) -> None:
     assert code == 1 and "has no option 'colour'" in err and "value" in err
     code, _, err = _run(["--test-add-constant{value=many}"], SIMPLE, tmp_path)
     assert code == 1 and "expected an integer" in err
-    code, _, err = _run(["-pass-pipeline=builtin.module(func.func(test-add-constant)"], SIMPLE, tmp_path)
+    code, _, err = _run(
+        ["-pass-pipeline=builtin.module(func.func(test-add-constant)"], SIMPLE, tmp_path
+    )
     assert code == 1 and "expected ')'" in err
 
 
 def test_print_ir_around_passes_and_timing(tmp_path: Path) -> None:
     code, out, err = _run(
-        ["--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-timing", "-test-add-constant"],
+        [
+            "--mlir-print-ir-before-all",
+            "--mlir-print-ir-after-all",
+            "--mlir-timing",
+            "-test-add-constant",
+        ],
         SIMPLE,
         tmp_path,
     )
@@ -111,7 +120,10 @@ def test_print_ir_around_passes_and_timing(tmp_path: Path) -> None:
     assert before < after
     assert "arith.constant 7" not in err[before:after]
     assert "arith.constant 7" in err[after:]
-    assert "Execution time report" in err and "test-add-constant" in err.split("Execution time report")[1]
+    assert (
+        "Execution time report" in err
+        and "test-add-constant" in err.split("Execution time report")[1]
+    )
 
 
 def test_output_file(tmp_path: Path) -> None:

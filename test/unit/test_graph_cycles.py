@@ -25,3 +25,55 @@ def test_contract_edge_keeps_acyclic() -> None:
     assert not g.is_active(other)
     assert g.successors(merged) == [2]
     assert g.can_contract_edge(merged, 2)
+
+
+def _reference_reach(g: GraphCycles, x: int) -> set[int]:
+    seen: set[int] = set()
+    stack = list(g.successors(x))
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(g.successors(n))
+    return seen
+
+
+def test_closure_cache_follows_every_edge_change() -> None:
+    """`reachability`, `is_reachable` and `can_contract_edge` answered from the
+    cached closure agree with a plain search after inserts, trial edges
+    (insert then remove), removals and contractions; the edge order side effect
+    of `can_contract_edge` (the edge moves last) is kept."""
+    import random
+
+    rng = random.Random(7)
+    n = 40
+    g = GraphCycles(n)
+    for _ in range(80):
+        a, b = rng.randrange(n), rng.randrange(n)
+        g.insert_edge(a, b)
+    for step in range(300):
+        nodes = g.all_nodes_in_post_order()
+        reach = g.reachability()
+        for x in nodes:
+            expected = _reference_reach(g, x)
+            assert {y for y in nodes if (reach[x] >> y) & 1} == expected
+            y = rng.choice(nodes)
+            assert g.is_reachable(x, y) == (x == y or y in expected)
+        a, b = rng.choice(nodes), rng.choice(nodes)
+        kind = step % 4
+        if kind == 0 and a != b and not g.is_reachable(a, b) and not g.is_reachable(b, a):
+            g.insert_edge(a, b)  # a trial edge, removed again
+            g.remove_edge(a, b)
+        elif kind == 1 and g.successors(a):
+            b = g.successors(a)[0]
+            others = [s for s in g.successors(a) if s != b]
+            assert g.can_contract_edge(a, b) == (
+                not any(b in _reference_reach(g, s) or s == b for s in others)
+            )
+            assert g.successors(a)[-1] == b
+            if g.can_contract_edge(a, b):
+                g.contract_edge(a, b)
+        elif kind == 2 and g.successors(a):
+            g.remove_edge(a, g.successors(a)[-1])
+        else:
+            g.insert_edge(a, b)

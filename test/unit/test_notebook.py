@@ -29,8 +29,7 @@ def test_paired_ipynb_matches_the_markdown_source() -> None:
     source = jupytext.read(SOURCE)
     paired = nbformat.read(PAIRED, as_version=4)
     assert _cells(paired) == _cells(source), (
-        "docs/pass_pipeline.ipynb is stale: run "
-        "`python docs/build_notebook.py`"
+        "docs/pass_pipeline.ipynb is stale: run `python docs/build_notebook.py`"
     )
 
 

@@ -24,7 +24,9 @@ def test_nested_pipeline_with_options() -> None:
     assert module.anchor == "builtin.module"
     func = module.elements[0]
     assert isinstance(func, NestedPipeline) and func.anchor == "func.func"
-    assert func.elements == [PassSpec("disc-fusion", {"gpu-enabled": "true", "fusion-strategy": "base"})]
+    assert func.elements == [
+        PassSpec("disc-fusion", {"gpu-enabled": "true", "fusion-strategy": "base"})
+    ]
     assert module.elements[1] == PassSpec("canonicalize")
     assert [(a, s.name) for a, s in flatten(tree)] == [
         ("func.func", "disc-fusion"),
@@ -39,7 +41,10 @@ def test_flat_pipeline_and_whitespace() -> None:
 
 def test_option_values() -> None:
     assert parse_options("a=1 b=x,y c") == {"a": "1", "b": "x,y", "c": "true"}
-    assert parse_options("name='two words' nested={p{q=1}}") == {"name": "two words", "nested": "p{q=1}"}
+    assert parse_options("name='two words' nested={p{q=1}}") == {
+        "name": "two words",
+        "nested": "p{q=1}",
+    }
     assert parse_options("tile=[1,2,3]") == {"tile": "[1,2,3]"}
 
 
@@ -88,5 +93,7 @@ def test_build_pass_errors() -> None:
     assert built == _Probe(flag=True, count=4)
     with pytest.raises(PipelineError, match="has no option 'colour'"):
         build_pass(PassSpec("test-probe-pass", {"colour": "red"}))
-    with pytest.raises(PipelineError, match="unknown pass 'test-probe-pas'.*did you mean: test-probe-pass"):
+    with pytest.raises(
+        PipelineError, match="unknown pass 'test-probe-pas'.*did you mean: test-probe-pass"
+    ):
         build_pass(PassSpec("test-probe-pas"))

@@ -199,7 +199,9 @@ def test_dynamic_mlp_at_three_shapes() -> None:
             (got,) = exe(x, w1, b1, w2)
             want = np.tanh(x @ w1 + b1) @ w2
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
-        with pytest.raises(ShapeAssertionError, match="Expected value >= 1 for dimension variable 'b'"):
+        with pytest.raises(
+            ShapeAssertionError, match="Expected value >= 1 for dimension variable 'b'"
+        ):
             exe(np.ones((0, 8), np.float32), w1, b1, w2)
 
 

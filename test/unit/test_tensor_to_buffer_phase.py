@@ -32,7 +32,9 @@ def _run_phase(path: Path) -> ModuleOp:
     ctx = make_context()
     module = parse_module(ctx, path.read_text(), str(path))
     module.verify()
-    passes = pipeline_passes("cpu", until="bufferize") + [build_pass(PassSpec(n)) for n in DEALLOC_PASSES]
+    passes = pipeline_passes("cpu", until="bufferize") + [
+        build_pass(PassSpec(n)) for n in DEALLOC_PASSES
+    ]
     for p in passes:
         p.apply(ctx, module)
         try:
