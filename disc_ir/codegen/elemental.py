@@ -13,8 +13,11 @@ Covered ops: every elementwise op (`scalar.map_lmhlo_to_scalar`), `convert`,
 `reverse`, `slice`, `real_dynamic_slice`, `pad`, `dynamic_pad`,
 `concatenate`, `iota` / `dynamic_iota`, `gather` / `dynamic_gather`,
 `dynamic_update_slice` (out of place and in place), `reduce` (an `scf.for`
-over the reduced elements with the reduce body as accumulator), splat /
-scalar `constant` and single-element `lmhlo_disc.h2d`.
+over the reduced elements with the reduce body as accumulator),
+`reduce_window` (an `scf.for` over the window: strides, base and window
+dilations, padding; positions in the padding or between dilated elements
+contribute nothing, as XLA's semantics say), splat / scalar `constant` and
+single-element `lmhlo_disc.h2d`.
 
 Index helpers: `linearize` / `delinearize` emit `disc_shape.linearize` /
 `disc_shape.delinearize` (their canonicalization patterns fold a
@@ -678,6 +681,77 @@ def _reduce(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
     return for_op.results[0]
 
 
+def _window_attr(op: Operation, name: str, rank: int, default: int) -> tuple[int, ...]:
+    values = ints(_attr(op, name))
+    if not values:
+        return (default,) * rank
+    if len(values) != rank:
+        raise UnsupportedOp(
+            f"lmhlo.reduce_window: '{name}' has {len(values)} values for rank {rank}"
+        )
+    return values
+
+
+def _reduce_window(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:
+    """Output element `o` = init (+) input[p] over window positions `w` whose
+    padded, dilated position `o * stride + w * window_dilation - pad_low` hits
+    an input element (a multiple of the base dilation, within the input)."""
+    if len(op.operands) != 3:
+        raise UnsupportedOp("variadic lmhlo.reduce_window is not supported by the loop emitter")
+    operand, init = op.operands[0], op.operands[1]
+    rank = rank_of(operand)
+    window = ints(_attr(op, "window_dimensions"))
+    if len(window) != rank:
+        raise UnsupportedOp(
+            f"lmhlo.reduce_window: window_dimensions has {len(window)} values for rank {rank}"
+        )
+    strides = _window_attr(op, "window_strides", rank, 1)
+    base_dil = _window_attr(op, "base_dilations", rank, 1)
+    win_dil = _window_attr(op, "window_dilations", rank, 1)
+    padding = ints(_attr(op, "padding")) or (0,) * (2 * rank)
+    if len(padding) != 2 * rank:
+        raise UnsupportedOp(
+            f"lmhlo.reduce_window: padding has {len(padding)} values for rank {rank}"
+        )
+    init_value = create_load(b, init, [])
+    volume = 1
+    for w in window:
+        volume *= w
+    for_op = new_for(b, b.index(0), b.index(volume), b.index(1), [init_value])
+    body = at_end(for_op.body.block)
+    window_index = delinearize(body, for_op.body.block.args[0], [body.index(w) for w in window])
+    zero = body.index(0)
+    in_bound = body.bool(True)
+    input_index: list[SSAValue] = []
+    for d in range(rank):
+        pos = body.addi(
+            body.muli(index[d], body.index(strides[d])),
+            body.muli(window_index[d], body.index(win_dil[d])),
+        )
+        pos = body.create(arith.SubiOp(pos, body.index(padding[2 * d]))).result
+        conds = [arith.CmpiOp(pos, zero, "sge")]
+        if base_dil[d] != 1:
+            dil = body.index(base_dil[d])
+            rem = body.create(arith.RemSIOp(pos, dil)).result
+            conds.append(arith.CmpiOp(rem, zero, "eq"))
+            pos = body.create(arith.DivSIOp(pos, dil)).result
+        conds.append(arith.CmpiOp(pos, dim_size(body, operand, d), "slt"))
+        for cond in conds:
+            in_bound = body.create(arith.AndIOp(in_bound, body.create(cond).result)).result
+        input_index.append(pos)
+    acc_fn = accumulator(op)
+    running = for_op.body.block.args[1]
+    value = _select_in_bounds(
+        body,
+        in_bound,
+        element_type(init),
+        lambda tb: acc_fn(tb, running, create_load(tb, operand, input_index)),
+        lambda _eb: running,
+    )
+    body.create(scf.YieldOp(value))
+    return for_op.results[0]
+
+
 def splat_constant_value(op: Operation) -> Attribute | None:
     """The single element of a scalar / splat `lmhlo.constant`, else None."""
     value = _attr(op, "value")
@@ -732,6 +806,7 @@ _EMITTERS: dict[str, Callable[[OpBuilder, Operation, Sequence[SSAValue], bool], 
     "lmhlo.dynamic_gather": _gather,
     "lmhlo.dynamic_update_slice": _dynamic_update_slice,
     "lmhlo.reduce": _reduce,
+    "lmhlo.reduce_window": _reduce_window,
     "lmhlo.constant": _constant,
     "lmhlo_disc.h2d": _h2d,
 }

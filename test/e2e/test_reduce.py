@@ -162,3 +162,101 @@ def test_rank3_middle_and_outer(middle, shape):
     s, m = run(middle, x)
     check(s, x.astype(np.float64).sum(1).astype(np.float32), rtol=1e-4)
     check(m, x.max((0, 2)))
+
+
+REDUCE_WINDOW = """
+func.func @main(%x: tensor<?x?x?x?xf32>, %y: tensor<?x?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
+  %ninf = mhlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = "mhlo.reduce_window"(%x, %ninf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = mhlo.maximum %a, %b : tensor<f32>
+    mhlo.return %m : tensor<f32>
+  }) {window_dimensions = dense<[1, 2, 2, 1]> : tensor<4xi64>, window_strides = dense<[1, 2, 2, 1]> : tensor<4xi64>} : (tensor<?x?x?x?xf32>, tensor<f32>) -> tensor<?x?x?x?xf32>
+  %1 = "mhlo.reduce_window"(%x, %zero) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = mhlo.add %a, %b : tensor<f32>
+    mhlo.return %s : tensor<f32>
+  }) {padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = dense<[1, 3, 3, 1]> : tensor<4xi64>, window_strides = dense<[1, 2, 2, 1]> : tensor<4xi64>} : (tensor<?x?x?x?xf32>, tensor<f32>) -> tensor<?x?x?x?xf32>
+  %2 = "mhlo.reduce_window"(%y, %zero) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = mhlo.add %a, %b : tensor<f32>
+    mhlo.return %s : tensor<f32>
+  }) {padding = dense<[[0, 0], [2, 1]]> : tensor<2x2xi64>, window_dimensions = dense<[1, 3]> : tensor<2xi64>, base_dilations = dense<[1, 2]> : tensor<2xi64>, window_dilations = dense<[1, 2]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %3 = "mhlo.reduce_window"(%y, %ninf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = mhlo.maximum %a, %b : tensor<f32>
+    mhlo.return %m : tensor<f32>
+  }) {window_dimensions = dense<[2, 2]> : tensor<2xi64>, window_strides = dense<[1, 3]> : tensor<2xi64>, window_dilations = dense<[2, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+"""
+
+
+def reduce_window_reference(
+    x: np.ndarray,
+    init: float,
+    fn: np.ufunc,
+    window: tuple[int, ...],
+    strides: tuple[int, ...] | None = None,
+    padding: tuple[tuple[int, int], ...] | None = None,
+    base_dilations: tuple[int, ...] | None = None,
+    window_dilations: tuple[int, ...] | None = None,
+) -> np.ndarray:
+    """XLA's ReduceWindow in float64: dilate the base, pad with `init`, slide."""
+    rank = x.ndim
+    strides = strides or (1,) * rank
+    padding = padding or ((0, 0),) * rank
+    base = base_dilations or (1,) * rank
+    wdil = window_dilations or (1,) * rank
+    dilated_shape = tuple((n - 1) * d + 1 if n else 0 for n, d in zip(x.shape, base, strict=True))
+    dilated = np.full(dilated_shape, init, np.float64)
+    dilated[tuple(slice(None, None, d) for d in base)] = x
+    padded = np.pad(dilated, padding, constant_values=init)
+    extent = [(w - 1) * d + 1 for w, d in zip(window, wdil, strict=True)]
+    out_shape = [(p - e) // s + 1 for p, e, s in zip(padded.shape, extent, strides, strict=True)]
+    out = np.full(out_shape, init, np.float64)
+    for offsets in np.ndindex(*window):
+        start = [o * d for o, d in zip(offsets, wdil, strict=True)]
+        view = padded[
+            tuple(
+                slice(st, st + (n - 1) * s + 1, s)
+                for st, n, s in zip(start, out_shape, strides, strict=True)
+            )
+        ]
+        out = fn(out, view)
+    return out
+
+
+@pytest.fixture(scope="module")
+def reduce_window():
+    return compiled(REDUCE_WINDOW)
+
+
+@pytest.mark.parametrize(
+    "x_shape, y_shape",
+    [((1, 2, 2, 1), (2, 2)), ((2, 7, 6, 3), (5, 9)), ((3, 16, 17, 8), (33, 40))],
+    ids=str,
+)
+def test_reduce_window_pooling_and_dilations(reduce_window, x_shape, y_shape):
+    """Max-pool 2x2/2, a padded 3x3/2 sum (avg-pool), and base / window
+    dilations with padding (what jax emits for conv transposes and cumsum)."""
+    x = rand(rng("reduce_window", x_shape), x_shape, np.float32, 0.0, 1.0)
+    y = rand(rng("reduce_window", y_shape), y_shape, np.float32, 0.0, 1.0)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    ninf = -np.inf
+    maxpool, sumpool, dilated_sum, dilated_max = run(reduce_window, x, y)
+    check(
+        maxpool,
+        reduce_window_reference(x64, ninf, np.maximum, (1, 2, 2, 1), (1, 2, 2, 1)).astype(
+            np.float32
+        ),
+    )
+    want = reduce_window_reference(
+        x64, 0.0, np.add, (1, 3, 3, 1), (1, 2, 2, 1), ((0, 0), (1, 1), (1, 1), (0, 0))
+    )
+    check(sumpool, want.astype(np.float32))
+    want = reduce_window_reference(y64, 0.0, np.add, (1, 3), None, ((0, 0), (2, 1)), (1, 2), (1, 2))
+    check(dilated_sum, want.astype(np.float32))
+    want = reduce_window_reference(y64, ninf, np.maximum, (2, 2), (1, 3), None, None, (2, 1))
+    check(dilated_max, want.astype(np.float32))

@@ -146,3 +146,19 @@ def test_jax_is_optional() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "ImportError: disc_ir.jax needs jax" in proc.stdout
     assert "disc-ir[jax]" in proc.stdout
+
+
+def pool_and_cumsum(x):  # noqa: ANN001, ANN201
+    """Max-pool 2x2/2 and a SAME-padded 3x3/2 average pool over NHWC, and a
+    cumulative sum over W: jax lowers all three to stablehlo.reduce_window."""
+    maxpool = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+    avgpool = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / 9
+    return maxpool, avgpool, jnp.cumsum(x, axis=2)
+
+
+def test_reduce_window_pooling_dynamic_batch() -> None:
+    exe = dj.compile(pool_and_cumsum, _rand(2, 8, 8, 3), dynamic_axes={0: (0,)})
+    for batch in (1, 3):
+        x = _rand(batch, 8, 8, 3, seed=batch)
+        for got, want in zip(exe(x), pool_and_cumsum(x), strict=True):
+            np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)
