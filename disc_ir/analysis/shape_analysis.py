@@ -121,6 +121,17 @@ def _shape(t: Attribute) -> tuple[int, ...] | None:
     return None
 
 
+def _small_vector_size(v: SSAValue) -> int | None:
+    """The element count of a rank-0 or static rank-1 shaped value (a shape
+    value's carrier), else None."""
+    shape = _shape(v.type)
+    if shape is None or len(shape) > 1:
+        return None
+    if not shape:
+        return 1
+    return shape[0] if shape[0] >= 0 else None
+
+
 def _is_scalar_int(t: Attribute) -> bool:
     return isinstance(t, IndexType | IntegerType)
 
@@ -720,6 +731,11 @@ class ShapeAnalysis:
                 for i, e in enumerate(elems):
                     self._tie(("dim", out, i), e)
             self._same_num_elements(ins[0], out)
+            # a shape value reshaped (scalar <-> 1-element vector): same elements
+            count = _small_vector_size(ins[0])
+            if count is not None and count == _small_vector_size(out):
+                for i in range(count):
+                    self._tie(("elem", ins[0], i), ("elem", out, i))
             if si is not None:
                 self._add_product(self._dims_nodes(ins[0]), self._dims_nodes(out))
         elif m == "dynamic_broadcast_in_dim" or m == "broadcast_in_dim":
@@ -770,6 +786,16 @@ class ShapeAnalysis:
                     total = None if c is None else total + c
             if total is not None:
                 self._tie(("dim", out, axis), ("const", total))
+            if rank == 1 and axis == 0:
+                # a shape value assembled from pieces: its elements are theirs
+                offset = 0
+                for v in ins:
+                    count = _small_vector_size(v)
+                    if count is None:
+                        break
+                    for i in range(count):
+                        self._tie(("elem", v, i), ("elem", out, offset + i))
+                    offset += count
         elif m == "reduce":
             dims = set(ints(_attr(op, "dimensions")))
             n = len(outs)
@@ -1131,7 +1157,12 @@ def _h_store(a: ShapeAnalysis, op: Operation) -> None:
     value, buf = op.operands[0], op.operands[1]
     idx = list(op.operands[2:])
     s = _shape(buf.type)
-    if s is None or len(s) != 1 or len(idx) != 1 or not _is_scalar_int(value.type):
+    if s is None or not _is_scalar_int(value.type):
+        return
+    if len(s) == 0:
+        a._tie(("val", value), ("elem", buf, 0))
+        return
+    if len(s) != 1 or len(idx) != 1:
         return
     i = _const_index(a, idx[0])
     if i is not None:

@@ -44,7 +44,9 @@ over the row's columns:
 The row schedule needs every op depending on a value computed in the row loop
 to stay in that row: elementwise ops, reductions over the trailing dims of a
 full buffer and broadcasts of a row value along the trailing dims, with full
-or row outputs proven by shape analysis. Otherwise (or without shape
+or row outputs proven by shape analysis. A row value may also have the rows'
+rank with unit trailing dims (a reduction's keepdims form, as jax writes a
+mean: `reduce -> ?x1 -> ?xN`); such buffers are indexed `[row, 0]`. Otherwise (or without shape
 analysis) the fusion falls back to one loop nest per sub-root over full
 buffers (`lower_stitch_per_sub_root`).
 """
@@ -112,11 +114,16 @@ class RowStitchPlan:
 
     x: SSAValue
     num_parallel: int
+    keepdims: set[SSAValue] = field(default_factory=set)
     hoisted: list[Operation] = field(default_factory=list)
     in_loop: list[Operation] = field(default_factory=list)
     tiles: set[Operation] = field(default_factory=set)
     row_values: set[Operation] = field(default_factory=set)
     column_invariant: set[Operation] = field(default_factory=set)
+
+    def is_keepdims(self, buffer: SSAValue) -> bool:
+        """A per-row buffer of the rows' rank (unit trailing dims)."""
+        return buffer in self.keepdims
 
 
 def _rank(value: SSAValue) -> int | None:
@@ -172,7 +179,14 @@ def plan_row_stitch(
             return False
 
     def is_row(v: SSAValue) -> bool:
-        if _rank(v) != p:
+        # one value per row: the rows' shape, or it with unit trailing dims
+        # (a reduction's keepdims form, as jax's mean / var write it)
+        r = _rank(v)
+        if r == rank:
+            shape = v.type.get_shape()  # type: ignore[union-attr]
+            if any(d != 1 for d in shape[p:]):
+                return False
+        elif r != p:
             return False
         try:
             return all(sa.is_dim_equal(v, d, x, d) for d in range(p))
@@ -207,6 +221,8 @@ def plan_row_stitch(
             invariant.add(out)
         dep_operands = [v for v in op.operands[:-1] if writer_dep.get(v, False)]
         full, row = is_full(out), is_row(out)
+        if row and _rank(out) == rank:
+            plan.keepdims.add(out)
         in_loop = op in chosen and (full or row)
         dep = in_loop or bool(dep_operands)
         writer_dep[out] = dep
@@ -224,9 +240,12 @@ def plan_row_stitch(
             if not is_full(op.operands[0]) or not row:
                 return None
         elif op.name in _BROADCASTS:
-            if not (full and is_row(op.operands[0])):
+            # a row value along the trailing dims (full output), or a row
+            # value to its keepdims form (row output)
+            source = op.operands[0]
+            if not is_row(source) or not (full or row):
                 return None
-            if tuple(broadcast_dimensions(op)) != tuple(range(p)):
+            if tuple(broadcast_dimensions(op)) != tuple(range(_rank(source) or 0)):
                 return None
         elif not elemental.is_elementwise(op):
             return None
@@ -313,10 +332,14 @@ def lower_row_stitch(fusion: Operation, plan: RowStitchPlan) -> None:
                 body.create(memref.StoreOp.get(value, out, row_index))
         elif op in plan.column_invariant:
             row_value_of[out] = _element(body, op, row_index + [zero] * len(trailing))
-        elif op in plan.row_values:
-            row_value_of[out] = _element(body, op, row_index)
-        elif elemental.rank_of(out) == p:
-            body.create(memref.StoreOp.get(_element(body, op, row_index), out, row_index))
+        elif op in plan.row_values or elemental.rank_of(out) == p or plan.is_keepdims(out):
+            # one value per row; a keepdims buffer is indexed with zeros after the row
+            at = row_index + [zero] * (elemental.rank_of(out) - p)
+            value = _element(body, op, at)
+            if op in plan.row_values:
+                row_value_of[out] = value
+            else:
+                body.create(memref.StoreOp.get(value, out, at))
         else:
             inner, ib = for_loop(body, zero, cols, one)
             j = inner.body.block.args[0]

@@ -394,3 +394,60 @@ func.func @stitch_fallback(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memr
   }) {disc.device = "cpu", disc.fusion.name = "rev", disc.fusion_type = "kStitch"} : () -> ()
   return %o : memref<?x?xf32>
 }
+
+// -----
+
+// kStitch on CPU with keepdims row values (jax mean: reduce -> ?x1 -> ?xN),
+// the shape operands assembled on the host from memref.dim: the row schedule
+// applies; the mean is one SSA value per row, no ?x1 buffer is written.
+// CHECK-LABEL: func.func @stitch_keepdims_mean
+// CHECK:         "lmhlo.fusion"() ({
+// CHECK-NEXT:      %[[ROWS:.*]] = memref.dim %arg0, %[[C0:.*]] : memref<?x768xf32>
+// CHECK-NEXT:      scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[ROWS]]) step (%[[C1:.*]]) {
+// CHECK-NEXT:        %[[INIT:.*]] = memref.load %arg1[] : memref<f32>
+// CHECK-NEXT:        %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C768:.*]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT:          %[[A:.*]] = memref.load %arg0[%[[I]], %[[K]]] : memref<?x768xf32>
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[A]] fastmath<reassoc> : f32
+// CHECK-NEXT:          scf.yield %[[S]] : f32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[N:.*]] = memref.load %arg2[] : memref<f32>
+// CHECK-NEXT:        %[[MEAN:.*]] = arith.divf %[[SUM]], %[[N]] : f32
+// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[C768]] step %[[C1]] {
+// CHECK-NEXT:          %[[B:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x768xf32>
+// CHECK-NEXT:          %[[D:.*]] = arith.subf %[[B]], %[[MEAN]] : f32
+// CHECK-NEXT:          memref.store %[[D]], %arg8[%[[I]], %[[J]]] : memref<?x768xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      "lmhlo.terminator"() : () -> ()
+func.func @stitch_keepdims_mean(%x: memref<?x768xf32>, %init: memref<f32>, %n: memref<f32>, %s: memref<?xf32>, %s1: memref<?x1xf32>, %n1: memref<?x1xf32>, %m1: memref<?x1xf32>, %mb: memref<?x768xf32>, %o: memref<?x768xf32>) -> memref<?x768xf32> {
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %x, %c0 : memref<?x768xf32>
+  %rows_i32 = arith.index_cast %rows : index to i32
+  %r0 = memref.alloca() : memref<i32>
+  memref.store %rows_i32, %r0[] : memref<i32>
+  %r1 = memref.alloca() : memref<1xi32>
+  "lmhlo.reshape"(%r0, %r1) {disc.shape_op = true} : (memref<i32>, memref<1xi32>) -> ()
+  %one = memref.alloca() : memref<1xi32>
+  "lmhlo.constant"(%one) {disc.shape_op = true, value = dense<1> : tensor<1xi32>} : (memref<1xi32>) -> ()
+  %cols = memref.alloca() : memref<1xi32>
+  "lmhlo.constant"(%cols) {disc.shape_op = true, value = dense<768> : tensor<1xi32>} : (memref<1xi32>) -> ()
+  %keep = memref.alloca() : memref<2xi32>
+  "lmhlo.concatenate"(%r1, %one, %keep) {dimension = 0 : i64, disc.shape_op = true} : (memref<1xi32>, memref<1xi32>, memref<2xi32>) -> ()
+  %full = memref.alloca() : memref<2xi32>
+  "lmhlo.concatenate"(%r1, %cols, %full) {dimension = 0 : i64, disc.shape_op = true} : (memref<1xi32>, memref<1xi32>, memref<2xi32>) -> ()
+  "lmhlo.fusion"() ({
+    "lmhlo.reduce"(%x, %init, %s) ({
+    ^bb0(%a: memref<f32>, %b: memref<f32>, %c: memref<f32>):
+      "lmhlo.add"(%a, %b, %c) : (memref<f32>, memref<f32>, memref<f32>) -> ()
+      "lmhlo.terminator"() : () -> ()
+    }) {dimensions = dense<1> : tensor<1xi64>} : (memref<?x768xf32>, memref<f32>, memref<?xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%s, %keep, %s1) {broadcast_dimensions = dense<0> : tensor<1xi64>} : (memref<?xf32>, memref<2xi32>, memref<?x1xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%n, %keep, %n1) {broadcast_dimensions = dense<> : tensor<0xi64>} : (memref<f32>, memref<2xi32>, memref<?x1xf32>) -> ()
+    "lmhlo.divide"(%s1, %n1, %m1) : (memref<?x1xf32>, memref<?x1xf32>, memref<?x1xf32>) -> ()
+    "lmhlo.dynamic_broadcast_in_dim"(%m1, %full, %mb) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (memref<?x1xf32>, memref<2xi32>, memref<?x768xf32>) -> ()
+    "lmhlo.subtract"(%x, %mb, %o) : (memref<?x768xf32>, memref<?x768xf32>, memref<?x768xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "center", disc.fusion_type = "kStitch"} : () -> ()
+  return %o : memref<?x768xf32>
+}
