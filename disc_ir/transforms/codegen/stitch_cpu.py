@@ -364,13 +364,25 @@ def _redirect_loads(
     trailing: Sequence[SSAValue],
     p: int,
 ) -> None:
-    """Loads of tile buffers read the row tile; loads of row values use the value."""
+    """Loads of tile buffers read the row tile; loads of row values use the value.
+
+    A row value may itself be such a load (a broadcast of another row value to
+    its keepdims form): `replaced` follows those chains to the final value."""
+    replaced: dict[SSAValue, SSAValue] = {}
+
+    def resolve(value: SSAValue) -> SSAValue:
+        while value in replaced:
+            value = replaced[value]
+        return value
+
     for op in list(loop.walk()):
         if not isinstance(op, memref.LoadOp):
             continue
         source = op.memref
         if source in row_value_of:
-            op.res.replace_all_uses_with(row_value_of[source])
+            target = resolve(row_value_of[source])
+            replaced[op.res] = target
+            op.res.replace_all_uses_with(target)
             op.detach()
             op.erase()
         elif source in tile_of:
