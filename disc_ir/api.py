@@ -285,6 +285,16 @@ def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
 
     for op in module.walk():
         if op.name.startswith(("mhlo.", "chlo.")) and op.name not in ("mhlo.return",):
+            parent = op.parent_op()
+            if parent is not None and parent.name.startswith("lmhlo."):
+                # the tensor body of an lmhlo op (a sort comparator, a scatter
+                # update computation): the op itself is what is not supported
+                loc = source_location(parent)
+                where = f" (input line {loc[0]})" if loc else ""
+                raise CompileError(
+                    f"'{parent.name.replace('lmhlo.', 'mhlo.', 1)}'{where} is not supported by "
+                    f"the {target} pipeline: its body ('{op.name}'...) has no loop lowering"
+                )
             loc = source_location(op)
             where = f" (input line {loc[0]})" if loc else ""
             raise CompileError(

@@ -35,7 +35,12 @@ from xdsl.irdl import (
     var_operand_def,
     var_region_def,
 )
-from xdsl.traits import IsTerminator, RecursiveMemoryEffect
+from xdsl.traits import (
+    EffectInstance,
+    IsTerminator,
+    MemoryEffectKind,
+    RecursiveMemoryEffect,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from disc_ir.dialects import hlo_ops_common as common
@@ -139,6 +144,26 @@ common.export(_MODULE, ELEMENTWISE_OPS)
 _Verifier = Callable[[Operation], None]
 
 
+class BufferOpWithBodyEffects(RecursiveMemoryEffect):
+    """The effects of an lmhlo op computing through a body region (`reduce`,
+    `reduce_window`, `sort`, `scatter`...): it reads and writes its buffer
+    operands (as lmhlo's `MemoryEffects<[MemRead, MemWrite]>` says), plus what
+    its body does. A body of pure ops (a sort comparator) must not make the op
+    look dead."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance] | None:
+        nested = RecursiveMemoryEffect.get_effects(op)
+        if nested is None:
+            return None
+        own = {
+            EffectInstance(kind, v)
+            for v in op.operands
+            for kind in (MemoryEffectKind.READ, MemoryEffectKind.WRITE)
+        }
+        return set(nested) | own
+
+
 def _buffer_op(
     mnemonic: str,
     class_name: str,
@@ -164,7 +189,7 @@ def _buffer_op(
     for name in regions:
         ns[name] = region_def()
     if regions:
-        ns["traits"] = traits_def(RecursiveMemoryEffect())
+        ns["traits"] = traits_def(BufferOpWithBodyEffects())
     if options:
         ns["irdl_options"] = options
     if verify is not None:

@@ -329,3 +329,22 @@ def test_op_without_lmhlo_lowering_is_named() -> None:
         CompileError, match=r"'chlo.lgamma' \(input line 2\) is not supported by the cpu pipeline"
     ):
         disc_ir.compile(text)
+
+
+SORT_GRAPH = """
+func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "mhlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = mhlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    mhlo.return %p : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_op_with_unlowered_body_is_a_compile_error_not_dropped() -> None:
+    """A sort (pure comparator body) must not be erased as dead, leaving the
+    output buffer unwritten: it is reported as unsupported instead."""
+    with pytest.raises(disc_ir.CompileError, match="'mhlo.sort' is not supported"):
+        disc_ir.compile(SORT_GRAPH)
