@@ -10,7 +10,7 @@ Covered ops: every elementwise op (`scalar.map_lmhlo_to_scalar`), `convert`,
 `compare`, `select`, `clamp` (scalar or full min / max), `is_finite`, `not`,
 `copy`, `broadcast`, `broadcast_in_dim`, `dynamic_broadcast_in_dim`,
 `reshape` / `dynamic_reshape` (through the linear index), `transpose`,
-`reverse`, `slice`, `real_dynamic_slice`, `pad`, `dynamic_pad`,
+`reverse`, `slice`, `dynamic_slice` (clamped starts), `real_dynamic_slice`, `pad`, `dynamic_pad`,
 `concatenate`, `iota` / `dynamic_iota`, `gather` / `dynamic_gather`,
 `dynamic_update_slice` (out of place and in place), `reduce` (an `scf.for`
 over the reduced elements with the reduce body as accumulator),
@@ -342,6 +342,23 @@ def _real_dynamic_slice(
         start = to_index(b, create_load(b, starts, [d]))
         stride = to_index(b, create_load(b, strides, [d]))
         input_index.append(b.addi(b.muli(out, stride), start))
+    return load(b, operand, input_index, cache)
+
+
+def _dynamic_slice(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:
+    """`operand[start + i]`, each start clamped to [0, dim - slice_size] (XLA's
+    DynamicSlice semantics: the slice always lies within the operand)."""
+    operand, *starts = op.operands[:-1]
+    sizes = ints(_attr(op, "slice_sizes"))
+    if len(starts) != len(index) or len(sizes) != len(index):
+        raise UnsupportedOp("lmhlo.dynamic_slice: start index / slice size count differs from rank")
+    zero = b.index(0)
+    input_index = []
+    for dim, out in enumerate(index):
+        start = to_index(b, create_load(b, starts[dim], []))
+        limit = b.create(arith.SubiOp(dim_size(b, operand, dim), b.index(sizes[dim]))).result
+        start = b.create(arith.MinSIOp(b.create(arith.MaxSIOp(start, zero)).result, limit)).result
+        input_index.append(b.addi(start, out))
     return load(b, operand, input_index, cache)
 
 
@@ -790,6 +807,7 @@ _EMITTERS: dict[str, Callable[[OpBuilder, Operation, Sequence[SSAValue], bool], 
     "lmhlo.copy": _copy,
     "lmhlo.slice": _slice,
     "lmhlo.real_dynamic_slice": _real_dynamic_slice,
+    "lmhlo.dynamic_slice": _dynamic_slice,
     "lmhlo.broadcast_in_dim": _broadcast_in_dim,
     "lmhlo.dynamic_broadcast_in_dim": _broadcast_in_dim,
     "lmhlo.broadcast": _broadcast,

@@ -254,3 +254,26 @@ def test_gather(gather, case):
     o0, o1 = run(gather, table, idx, wide, np.array([1, cols], np.int64))
     check(o0, table[idx] * table[idx])
     check(o1, wide[idx])
+
+
+DYNAMIC_SLICE = """
+func.func @main(%x: tensor<?x?xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<2x3xf32> {
+  %0 = "mhlo.dynamic_slice"(%x, %i, %j) {slice_sizes = dense<[2, 3]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "shape, start",
+    [((4, 10), (1, 2)), ((4, 10), (3, 9)), ((5, 3), (-7, 0)), ((2, 3), (0, 0))],
+    ids=str,
+)
+def test_dynamic_slice_clamps_starts(shape, start):
+    """XLA's DynamicSlice: starts are clamped so the slice lies in the operand."""
+    x = rand(rng("dynamic_slice", shape), shape)
+    i, j = (np.array(s, np.int32) for s in start)
+    (got,) = run(compiled(DYNAMIC_SLICE), x, i, j)
+    ci = min(max(int(i), 0), shape[0] - 2)
+    cj = min(max(int(j), 0), shape[1] - 3)
+    check(got, x[ci : ci + 2, cj : cj + 3])
