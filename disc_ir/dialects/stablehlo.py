@@ -15,7 +15,7 @@ and JAX print them:
   `stablehlo.compare GE, %a, %b, SIGNED : (..) -> tensor<i1>`, `select`, `clamp`;
 * keyword forms: `stablehlo.broadcast_in_dim %x, dims = [1] : (..) -> ..`,
   `dynamic_broadcast_in_dim %x, %s, dims = [0, 1]`, `transpose %x, dims = [..]`,
-  `reverse %x, dims = [..]`, `iota dim = 0 : tensor<..>`,
+  `reverse %x, dims = [..] : tensor<..>`, `iota dim = 0 : tensor<..>`,
   `dynamic_iota %s, dim = 0`, `concatenate %a, %b, dim = 0`,
   `get_dimension_size %x, dim = 0`, `dynamic_slice %x, %i, sizes = [..]`,
   `pad %x, %v, low = [..], high = [..], interior = [..]`,
@@ -297,6 +297,9 @@ class KeywordSyntax(IRDLOperation):
 
     KEYWORDS: ClassVar[_Keywords] = ()
     RESULT_TYPE_ONLY: ClassVar[bool] = False
+    #: `: type` stands for every operand and the result (StableHLO prints ops
+    #: with SameOperandsAndResultType so); a functional type is read too
+    SAME_TYPE: ClassVar[bool] = False
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
@@ -332,6 +335,10 @@ class KeywordSyntax(IRDLOperation):
         parser.parse_punctuation(":")
         if cls.RESULT_TYPE_ONLY:
             ins, outs = [], [parser.parse_type()]
+        elif cls.SAME_TYPE and parser._current_token.text != "(":  # noqa: SLF001
+            # `: tensor<..>`: operands and result of one type (SameOperandsAndResultType)
+            same = parser.parse_type()
+            ins, outs = [same] * len(operands), [same]
         else:
             ins, outs = parse_functional_type(parser, len(operands))
         values = resolve(parser, operands, ins, pos)
@@ -355,7 +362,8 @@ class KeywordSyntax(IRDLOperation):
         printer.print_string(", ".join(parts))
         print_op_attrs(printer, self, [n for _, n, _ in self.KEYWORDS])
         printer.print_string(" : ")
-        if self.RESULT_TYPE_ONLY:
+        types = {v.type for v in (*self.operands, *self.results)}
+        if self.RESULT_TYPE_ONLY or (self.SAME_TYPE and len(types) == 1):
             printer.print_attribute(self.results[0].type)
         else:
             printer.print_operation_type(self)
@@ -720,14 +728,21 @@ def twin_of(
     return new  # type: ignore[return-value]
 
 
-def _keywords(keywords: _Keywords, result_type_only: bool = False) -> type[IRDLOperation]:
+def _keywords(
+    keywords: _Keywords, result_type_only: bool = False, same_type: bool = False
+) -> type[IRDLOperation]:
     return type(
         "KeywordSyntaxOf",
         (KeywordSyntax,),
         {
             "KEYWORDS": keywords,
             "RESULT_TYPE_ONLY": result_type_only,
-            "__annotations__": {"KEYWORDS": ClassVar[Any], "RESULT_TYPE_ONLY": ClassVar[Any]},
+            "SAME_TYPE": same_type,
+            "__annotations__": {
+                "KEYWORDS": ClassVar[Any],
+                "RESULT_TYPE_ONLY": ClassVar[Any],
+                "SAME_TYPE": ClassVar[Any],
+            },
             "__module__": _MODULE,
         },
     )
@@ -745,7 +760,7 @@ _SYNTAX: dict[type[IRDLOperation], type[IRDLOperation] | None] = {
     ),
     mhlo.BroadcastOp: _keywords((("sizes", "broadcast_sizes", "dims"),)),
     mhlo.TransposeOp: _keywords((("dims", "permutation", "dims"),)),
-    mhlo.ReverseOp: _keywords((("dims", "dimensions", "dims"),)),
+    mhlo.ReverseOp: _keywords((("dims", "dimensions", "dims"),), same_type=True),
     mhlo.IotaOp: _keywords((("dim", "iota_dimension", "int"),), result_type_only=True),
     mhlo.DynamicIotaOp: _keywords((("dim", "iota_dimension", "int"),)),
     mhlo.ConcatenateOp: _keywords((("dim", "dimension", "int"),)),

@@ -94,3 +94,16 @@ func.func private @my.tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.tanh %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// `reverse` has SameOperandsAndResultType: StableHLO prints one type; the
+// functional form parses too and prints the short one.
+// CHECK-LABEL: func.func @reverse_same_type
+// CHECK:         %[[R:.*]] = stablehlo.reverse %arg0, dims = [1] : tensor<4x10xf32>
+// CHECK-NEXT:    stablehlo.reverse %[[R]], dims = [0, 1] : tensor<4x10xf32>
+func.func @reverse_same_type(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = stablehlo.reverse %a, dims = [1] : tensor<4x10xf32>
+  %1 = stablehlo.reverse %0, dims = [0, 1] : (tensor<4x10xf32>) -> tensor<4x10xf32>
+  return %1 : tensor<4x10xf32>
+}
