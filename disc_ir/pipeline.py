@@ -150,7 +150,9 @@ def _phases(target: str) -> list[Phase]:
         "convert-parallel-loops-to-gpu",
         "gpu-launch-sink-index-computations",
         "gpu-kernel-outlining",
+        "disc-assign-kernel-name",
         "lhlo-fusion-inliner",
+        "disc-revise-gpu-kernel-outlining",
         *CLEANUP,
         "disc-remove-dead-buffer",
     ]

@@ -38,7 +38,6 @@ from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.analysis.fusion_pattern import (
     FusionType,
     fusion_type_of,
-    in_same_fusion_family,
     is_gpu_lmhlo,
     parent_fusion,
     result_buffer,
@@ -62,10 +61,11 @@ class InlineError(Exception):
 
 
 def _in_same_fusion(a: Operation, b: Operation) -> bool:
+    """Both in one `lmhlo.fusion` (BladeDISC's `inSameFusionOp`). Speculated
+    copies of a fusion (one family) write the same buffers, each its own
+    producers: a copy's ops are not producers for another copy's loads."""
     fa, fb = parent_fusion(a), parent_fusion(b)
-    if fa is not None and fa is fb:
-        return True
-    return in_same_fusion_family(a, b)
+    return fa is not None and fa is fb
 
 
 def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:

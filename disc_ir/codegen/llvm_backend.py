@@ -180,6 +180,8 @@ def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: Block
             vmap[op.result] = builder.fptoui(vmap[op.arg], convert_type(op.result.type))
         case dllvm.UIToFPOp():
             vmap[op.result] = builder.uitofp(vmap[op.arg], convert_type(op.result.type))
+        case dllvm.AddrSpaceCastOp():
+            vmap[op.result] = builder.addrspacecast(vmap[op.arg], convert_type(op.result.type))
         case dllvm.ExtractElementOp():
             vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
         case dllvm.SwitchOp():

@@ -3,7 +3,7 @@ host lowering (disc-to-llvm) emits and xDSL lacks.
 
 Added (MLIR's names and syntax):
 
-* casts `llvm.fptosi`, `llvm.fptoui`, `llvm.uitofp`:
+* casts `llvm.fptosi`, `llvm.fptoui`, `llvm.uitofp`, `llvm.addrspacecast`:
   `%r = llvm.fptosi %x : f32 to i32`;
 * `%e = llvm.extractelement %v[%i : i64] : vector<4xf32>`;
 * `llvm.switch %flag : i32, ^default(%a : i64) [1: ^b1, 7: ^b2(%c : i64)]`
@@ -78,6 +78,14 @@ class UIToFPOp(xllvm.GenericCastOp):
     """`llvm.uitofp`: unsigned integer to float."""
 
     name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class AddrSpaceCastOp(xllvm.GenericCastOp):
+    """`%p = llvm.addrspacecast %q : !llvm.ptr<3> to !llvm.ptr`: a pointer in
+    another address space (a workgroup global seen through a generic pointer)."""
+
+    name = "llvm.addrspacecast"
 
 
 @irdl_op_definition
@@ -387,6 +395,7 @@ class AtomicCmpXchgOp(IRDLOperation):
 
 
 EXTRA_OPS: list[type[Operation]] = [
+    AddrSpaceCastOp,
     FPToSIOp,
     FPToUIOp,
     UIToFPOp,

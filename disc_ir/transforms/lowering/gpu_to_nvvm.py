@@ -9,6 +9,9 @@ the kernel module translates to LLVM IR without an extra step.
   expanded into descriptor fields (MLIR's default calling convention) and
   the unit attributes `gpu.kernel` and `nvvm.kernel` (the NVPTX backend
   emits such a function as a `.entry`); `gpu.return` -> `llvm.return`;
+  workgroup attributions -> `llvm.mlir.global internal @__wg_<kernel>_<i>`
+  arrays in address space 3 (read through a generic pointer,
+  `llvm.addrspacecast`), private attributions -> `llvm.alloca`;
 * `gpu.thread_id|block_id|block_dim|grid_dim x|y|z` ->
   `llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}` (`i32`),
   zero-extended to the index type (`i64`; the ids are never negative);
@@ -32,28 +35,38 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FunctionType,
+    IntAttr,
     IntegerType,
+    MemRefType,
     StringAttr,
     UnitAttr,
     i1,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
 
+from disc_ir.dialects.upstream.llvm import AddrSpaceCastOp
 from disc_ir.transforms.lowering.func_to_llvm import (
     _convert_entry_args,
     converted_function_type,
 )
 from disc_ir.transforms.lowering.llvm_common import (
+    PTR,
     Emitter,
+    MemRefDescriptor,
+    convert_type,
     fail,
     replace_op,
     retype_block_args,
 )
 
 Handler = Callable[[Operation, PatternRewriter], None]
+
+#: NVPTX's shared-memory address space (MLIR's NVVMMemorySpace::kSharedMemorySpace)
+WORKGROUP_ADDRESS_SPACE = 3
 
 NVVM_KERNEL_ATTR = "nvvm.kernel"
 """Marks an `llvm.func` that is a kernel entry (MLIR's NVVMDialect::getKernelFuncAttrName)."""
@@ -74,10 +87,11 @@ def _gpu_func(op: Operation, rewriter: PatternRewriter) -> None:
     assert isinstance(name, StringAttr)
     if ftype.outputs.data:
         raise fail(op, "kernels returning values are not supported")
-    if op.attributes.get("workgroup_attributions") is not None:
-        count = op.attributes["workgroup_attributions"]
-        if getattr(getattr(count, "value", None), "data", 0):
-            raise fail(op, "workgroup attributions are not supported (use memref.global)")
+    num_inputs = len(ftype.inputs.data)
+    entry = op.regions[0].blocks.first
+    attributions = list(entry.args[num_inputs:]) if entry is not None else []
+    count = op.attributes.get("workgroup_attributions")
+    num_workgroup = getattr(getattr(count, "value", None), "data", 0) or 0
     llvm_type = converted_function_type(ftype)
     body = rewriter.move_region_contents_to_new_regions(op.regions[0])
     attrs: dict[str, Attribute] = {
@@ -98,9 +112,59 @@ def _gpu_func(op: Operation, rewriter: PatternRewriter) -> None:
     )
     rewriter.replace(op, new)
     if body.blocks:
+        _lower_attributions(new, attributions, num_workgroup, rewriter)
         _convert_entry_args(new, list(llvm_type.inputs.data), rewriter)
         for block in list(body.blocks)[1:]:
             retype_block_args(block, rewriter)
+
+
+def _lower_attributions(
+    func: llvm.FuncOp,
+    attributions: list[BlockArgument],
+    num_workgroup: int,
+    rewriter: PatternRewriter,
+) -> None:
+    """Workgroup attributions -> `llvm.mlir.global internal @__wg_<func>_<i>`
+    arrays in address space 3 of the kernel module (MLIR's GPUFuncOpLowering);
+    private ones -> an `llvm.alloca` in the entry block. Each is seen through a
+    memref descriptor of static sizes and identity strides; the workgroup
+    pointer is cast to the generic address space the other descriptors use."""
+    entry = func.body.blocks.first
+    module = func.parent_op()
+    if entry is None or not attributions:
+        return
+    if module is None:
+        raise fail(func, "a kernel with workgroup attributions must be in a module")
+    em = Emitter(rewriter, InsertPoint.at_start(entry))
+    for i, arg in enumerate(attributions):
+        t = arg.type
+        if not isinstance(t, MemRefType) or any(d < 0 for d in t.get_shape()):
+            raise fail(func, f"attribution {i} must be a statically shaped memref, got {t}")
+        count = 1
+        for d in t.get_shape():
+            count *= d
+        elem = convert_type(t.get_element_type())
+        array = llvm.LLVMArrayType(count, elem)
+        if i < num_workgroup:
+            name = f"__wg_{func.sym_name.data}_{i}"
+            global_op = llvm.GlobalOp(
+                array, name, "internal", addr_space=WORKGROUP_ADDRESS_SPACE, alignment=16
+            )
+            rewriter.insert_op(global_op, InsertPoint.before(func))
+            shared = em.emit(
+                llvm.AddressOfOp(name, llvm.LLVMPointerType(IntAttr(WORKGROUP_ADDRESS_SPACE)))
+            ).results[0]
+            ptr = em.emit(AddrSpaceCastOp(shared, PTR)).results[0]
+        else:
+            ptr = em.emit(llvm.AllocaOp(em.i64(count), elem)).results[0]
+        strides: list[int] = []
+        running = 1
+        for d in reversed(t.get_shape()):
+            strides.insert(0, running)
+            running *= d
+        desc = MemRefDescriptor.build(em, t, ptr, ptr, 0, list(t.get_shape()), strides)
+        rewriter.replace_all_uses_with(arg, em.cast(desc.value, t))
+        rewriter.erase_block_argument(arg)
 
 
 def _gpu_return(op: Operation, rewriter: PatternRewriter) -> None:
