@@ -665,9 +665,84 @@ def _dynamic_update_slice(
     )
 
 
+def reduce_body_values(
+    b: OpBuilder, body: Region, inputs: Sequence[SSAValue], num_results: int
+) -> list[SSAValue]:
+    """Evaluate an lmhlo reduce body on scalars: `inputs` bound to its first
+    block arguments (accumulators, then elements, as XLA's reducer takes
+    them), each lmhlo op of the body computed elementally on 0-d values; the
+    values written to the last `num_results` arguments (the outputs)."""
+    block = body.blocks.first
+    assert block is not None
+    args = list(block.args)
+    if len(args) != len(inputs) + num_results:
+        raise UnsupportedOp("unexpected reduce body: argument count")
+    value_of: dict[SSAValue, SSAValue] = dict(zip(args, inputs, strict=False))
+
+    def read(v: SSAValue) -> SSAValue:
+        if v in value_of:
+            return value_of[v]
+        if rank_of(v) != 0:
+            raise UnsupportedOp("unexpected reduce body: a non-scalar buffer is read")
+        return create_load(b, v, [])
+
+    for inner in block.ops:
+        if inner.name in ("memref.alloc", "memref.dealloc", "lmhlo.terminator"):
+            continue
+        if inner.name == "lmhlo.copy":
+            value_of[inner.operands[1]] = read(inner.operands[0])
+            continue
+        if inner.name == "lmhlo.constant":
+            value_of[inner.operands[-1]] = _constant(b, inner, [], False)
+            continue
+        if inner.name not in ELEMENTWISE_NAMES or inner.regions:
+            raise UnsupportedOp(f"unexpected op '{inner.name}' in a reduce body")
+        out = inner.operands[-1]
+        operands = [read(v) for v in inner.operands[:-1]]
+        value_of[out] = scalar.map_lmhlo_to_scalar(b, inner, element_type(out), operands)
+    return [read(a) for a in args[len(inputs) :]]
+
+
+def variadic_reduce_values(
+    b: OpBuilder, op: Operation, index: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The elements at `index` of every output of a (variadic) `lmhlo.reduce`:
+    an `scf.for` over the reduced elements carrying one accumulator per input,
+    the body evaluated on scalars (`reduce_body_values`), e.g. jnp.argmax's
+    (value, index) pairs."""
+    n = len(op.operands) // 3
+    inputs, inits = op.operands[:n], op.operands[n : 2 * n]
+    dims = reduce_dims(op)
+    total = b.index(1)
+    sizes = []
+    for d in dims:
+        size = dim_size(b, inputs[0], d)
+        sizes.append(size)
+        total = b.muli(total, size)
+    init_values = [create_load(b, v, []) for v in inits]
+    for_op = new_for(b, b.index(0), total, b.index(1), init_values)
+    body = at_end(for_op.body.block)
+    reduce_index = delinearize(body, for_op.body.block.args[0], sizes)
+    input_index: list[SSAValue] = []
+    ri = oi = 0
+    for d in range(rank_of(inputs[0])):
+        if d in dims:
+            input_index.append(reduce_index[ri])
+            ri += 1
+        else:
+            input_index.append(index[oi])
+            oi += 1
+    elements = [create_load(body, v, input_index) for v in inputs]
+    accs = list(for_op.body.block.args[1:])
+    new = reduce_body_values(body, op.regions[0], [*accs, *elements], n)
+    body.create(scf.YieldOp(*new))
+    return list(for_op.results)
+
+
 def _reduce(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:
     if len(op.operands) != 3:
-        raise UnsupportedOp("variadic lmhlo.reduce is not supported by the loop emitter")
+        # one output at a time; `variadic_reduce_values` gives them all
+        raise UnsupportedOp("variadic lmhlo.reduce: use variadic_reduce_values")
     operand, init = op.operands[0], op.operands[1]
     init_value = create_load(b, init, [])
     dims = reduce_dims(op)
@@ -894,8 +969,10 @@ __all__ = [
     "num_elements",
     "output_of",
     "rank_of",
+    "reduce_body_values",
     "reduce_dims",
     "root_memref",
     "same_underlying_buffer",
     "to_index",
+    "variadic_reduce_values",
 ]

@@ -562,9 +562,12 @@ class ReduceSyntax(IRDLOperation):
             elems: list[Parser.Argument] = []
             accs: list[Parser.Argument] = []
             while parser.parse_optional_punctuation("(") is not None:
+                # each pair may carry locations: `%a: tensor<f32> loc(..)`
                 elems.append(parser.parse_argument())
+                parser.parse_optional_location()
                 parser.parse_punctuation(",")
                 accs.append(parser.parse_argument())
+                parser.parse_optional_location()
                 parser.parse_punctuation(")")
             region = parser.parse_region(elems + accs)
         return cls.create(operands=values, result_types=outs, attributes=attrs, regions=[region])

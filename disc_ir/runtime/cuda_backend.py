@@ -57,17 +57,25 @@ class DeviceBackend:
     def mem_free(self, address: int) -> None:
         raise NotImplementedError
 
+    def _enqueue(self, call: str, entry: str, nbytes: int, *args: int) -> None:
+        """Calls the async driver entry point ``entry(*args)`` moving ``nbytes``
+        bytes (nothing when 0); failures raise CudaError naming ``call``."""
+        if nbytes:
+            self._check(call, getattr(self.api, entry)(*args))
+
     def memcpy_htod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        raise NotImplementedError
+        self._enqueue("cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memcpy_dtoh(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        raise NotImplementedError
+        self._enqueue("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memcpy_dtod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        raise NotImplementedError
+        self._enqueue("cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memset_d8(self, dst: int, value: int, nbytes: int, stream: int) -> None:
-        raise NotImplementedError
+        self._enqueue(
+            "cuMemsetD8Async", "cuMemsetD8Async", nbytes, dst, value & 0xFF, nbytes, stream
+        )
 
     def create_stream(self) -> int:
         raise NotImplementedError

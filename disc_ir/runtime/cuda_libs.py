@@ -30,6 +30,7 @@ import os
 import site
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from disc_ir.runtime.context import RalError
@@ -154,6 +155,46 @@ def load_library(
     raise CudaUnavailableError(f"cannot load {what} ({tried})")
 
 
+class _CLibrary:
+    """A C library's entry points bound from a table of prototypes.
+
+    Subclasses set ``PROTOTYPES`` (name -> argument types; every entry point
+    returns an ``int`` status code) and ``MISSING`` (the CudaUnavailableError
+    text when ``{name}`` is absent, e.g. from an old driver). Each entry point
+    becomes an attribute of the instance.
+    """
+
+    PROTOTYPES: dict[str, tuple[Any, ...]] = {}
+    MISSING = "{name} is missing"
+
+    def __init__(self, lib: ctypes.CDLL):
+        self.lib = lib
+        for name, argtypes in self.PROTOTYPES.items():
+            try:
+                fn = getattr(lib, name)
+            except AttributeError as err:
+                raise CudaUnavailableError(self.MISSING.format(name=name)) from err
+            fn.argtypes = list(argtypes)
+            fn.restype = c_int
+            setattr(self, name, fn)
+
+
+_LOADED: dict[str, Any] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def _load_once(key: str, load: Callable[[], Any]) -> Any:
+    """``load()``'s result, computed once per process (thread-safe); a failed
+    load raises and is retried on the next call."""
+    lib = _LOADED.get(key)
+    if lib is None:
+        with _LOAD_LOCK:
+            lib = _LOADED.get(key)
+            if lib is None:
+                lib = _LOADED[key] = load()
+    return lib
+
+
 # ---------------------------------------------------------------------------
 # The driver API
 # ---------------------------------------------------------------------------
@@ -188,40 +229,19 @@ _PROTOTYPES: dict[str, tuple[Any, ...]] = {
     ),
     "cuModuleGetFunction": (ctypes.POINTER(c_void_p), c_void_p, c_char_p),
     "cuModuleUnload": (c_void_p,),
-    "cuLaunchKernel": (
-        c_void_p,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_void_p,
-        c_void_p,
-        c_void_p,
-    ),
+    # f, grid x/y/z, block x/y/z, shared bytes, stream, kernelParams, extra
+    "cuLaunchKernel": (c_void_p, *(c_uint,) * 7, c_void_p, c_void_p, c_void_p),
     "cuPointerGetAttribute": (c_void_p, c_int, CUdeviceptr),
     "cuGetErrorName": (c_int, ctypes.POINTER(c_char_p)),
     "cuGetErrorString": (c_int, ctypes.POINTER(c_char_p)),
 }
 
 
-class LibCuda:
+class LibCuda(_CLibrary):
     """Typed entry points of ``libcuda``; each returns the ``CUresult`` code."""
 
-    def __init__(self, lib: ctypes.CDLL):
-        self.lib = lib
-        for name, argtypes in _PROTOTYPES.items():
-            try:
-                fn = getattr(lib, name)
-            except AttributeError as err:
-                raise CudaUnavailableError(
-                    f"the CUDA driver library has no {name} (driver too old?)"
-                ) from err
-            fn.argtypes = list(argtypes)
-            fn.restype = c_int
-            setattr(self, name, fn)
+    PROTOTYPES = _PROTOTYPES
+    MISSING = "the CUDA driver library has no {name} (driver too old?)"
 
     def error_text(self, code: int) -> tuple[str, str]:
         """CUDA's name and description of ``code``."""
@@ -241,33 +261,27 @@ class LibCuda:
             raise CudaError(call, code, name, text)
 
 
-_LIBCUDA: LibCuda | None = None
-_LIBCUDA_LOCK = threading.Lock()
+def _load_libcuda() -> LibCuda:
+    lib = load_library(
+        "cuda", ("libcuda.so.1", "libcuda.so"), None, "the CUDA driver (libcuda.so.1)"
+    )
+    api = LibCuda(lib)
+    code = api.cuInit(0)  # type: ignore[attr-defined]
+    if code == CUDA_ERROR_NO_DEVICE:
+        raise CudaUnavailableError("cuInit reports no CUDA-capable device")
+    if code != CUDA_SUCCESS:
+        name, text = api.error_text(code)
+        raise CudaUnavailableError(f"cuInit failed with {name}: {text}")
+    count = c_int()
+    api.check("cuDeviceGetCount", api.cuDeviceGetCount(ctypes.byref(count)))  # type: ignore[attr-defined]
+    if count.value == 0:
+        raise CudaUnavailableError("the CUDA driver sees no device")
+    return api
 
 
 def libcuda() -> LibCuda:
     """The process's CUDA driver library, loaded and ``cuInit``-ed once."""
-    global _LIBCUDA
-    if _LIBCUDA is not None:
-        return _LIBCUDA
-    with _LIBCUDA_LOCK:
-        if _LIBCUDA is None:
-            lib = load_library(
-                "cuda", ("libcuda.so.1", "libcuda.so"), None, "the CUDA driver (libcuda.so.1)"
-            )
-            api = LibCuda(lib)
-            code = api.cuInit(0)  # type: ignore[attr-defined]
-            if code == CUDA_ERROR_NO_DEVICE:
-                raise CudaUnavailableError("cuInit reports no CUDA-capable device")
-            if code != CUDA_SUCCESS:
-                name, text = api.error_text(code)
-                raise CudaUnavailableError(f"cuInit failed with {name}: {text}")
-            count = c_int()
-            api.check("cuDeviceGetCount", api.cuDeviceGetCount(ctypes.byref(count)))  # type: ignore[attr-defined]
-            if count.value == 0:
-                raise CudaUnavailableError("the CUDA driver sees no device")
-            _LIBCUDA = api
-    return _LIBCUDA
+    return _load_once("cuda", _load_libcuda)
 
 
 def cuda_available() -> bool:
@@ -305,55 +319,25 @@ CUBLAS_STATUS_NAMES = {
     16: "CUBLAS_STATUS_LICENSE_ERROR",
 }
 
+# cublas*GemmEx arguments: handle, transa, transb, m, n, k, alpha; then per
+# matrix: pointer, cudaDataType, leading dimension (and a batch stride).
+_GEMM_HEAD = (c_void_p, c_int, c_int, c_int, c_int, c_int, c_void_p)
+_MATRIX = (c_void_p, c_int, c_int)
+_STRIDED_MATRIX = (*_MATRIX, ctypes.c_longlong)
+
 _CUBLAS_PROTOTYPES: dict[str, tuple[Any, ...]] = {
     "cublasCreate_v2": (ctypes.POINTER(c_void_p),),
     "cublasDestroy_v2": (c_void_p,),
     "cublasSetStream_v2": (c_void_p, c_void_p),
     # handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta,
     # C, Ctype, ldc, computeType, algo
-    "cublasGemmEx": (
-        c_void_p,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_void_p,
-        c_void_p,
-        c_int,
-        c_int,
-        c_void_p,
-        c_int,
-        c_int,
-        c_void_p,
-        c_void_p,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-    ),
+    "cublasGemmEx": (*_GEMM_HEAD, *_MATRIX * 2, c_void_p, *_MATRIX, c_int, c_int),
     # as above with a stride (long long) after each matrix's ld, then batchCount
     "cublasGemmStridedBatchedEx": (
+        *_GEMM_HEAD,
+        *_STRIDED_MATRIX * 2,
         c_void_p,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_void_p,
-        c_void_p,
-        c_int,
-        c_int,
-        ctypes.c_longlong,
-        c_void_p,
-        c_int,
-        c_int,
-        ctypes.c_longlong,
-        c_void_p,
-        c_void_p,
-        c_int,
-        c_int,
-        ctypes.c_longlong,
+        *_STRIDED_MATRIX,
         c_int,
         c_int,
         c_int,
@@ -361,19 +345,11 @@ _CUBLAS_PROTOTYPES: dict[str, tuple[Any, ...]] = {
 }
 
 
-class LibCublas:
+class LibCublas(_CLibrary):
     """Typed entry points of cuBLAS; each returns the ``cublasStatus_t`` code."""
 
-    def __init__(self, lib: ctypes.CDLL):
-        self.lib = lib
-        for name, argtypes in _CUBLAS_PROTOTYPES.items():
-            try:
-                fn = getattr(lib, name)
-            except AttributeError as err:
-                raise CudaUnavailableError(f"cuBLAS has no {name} (CUDA < 11?)") from err
-            fn.argtypes = list(argtypes)
-            fn.restype = c_int
-            setattr(self, name, fn)
+    PROTOTYPES = _CUBLAS_PROTOTYPES
+    MISSING = "cuBLAS has no {name} (CUDA < 11?)"
 
     @staticmethod
     def check(call: str, code: int) -> None:
@@ -382,21 +358,16 @@ class LibCublas:
             raise CudaError(call, code, name, "cuBLAS call failed")
 
 
-_LIBCUBLAS: LibCublas | None = None
-
-
 def libcublas() -> LibCublas:
     """cuBLAS, loaded once (see the module docstring for where it is looked for)."""
-    global _LIBCUBLAS
-    if _LIBCUBLAS is not None:
-        return _LIBCUBLAS
-    with _LIBCUDA_LOCK:
-        if _LIBCUBLAS is None:
-            lib = load_library(
-                "cublas",
-                ("libcublas.so.13", "libcublas.so.12", "libcublas.so.11", "libcublas.so"),
-                "cublas",
-                "cuBLAS (install nvidia-cublas-cu12 or the CUDA toolkit)",
-            )
-            _LIBCUBLAS = LibCublas(lib)
-    return _LIBCUBLAS
+
+    def load() -> LibCublas:
+        lib = load_library(
+            "cublas",
+            ("libcublas.so.13", "libcublas.so.12", "libcublas.so.11", "libcublas.so"),
+            "cublas",
+            "cuBLAS (install nvidia-cublas-cu12 or the CUDA toolkit)",
+        )
+        return LibCublas(lib)
+
+    return _load_once("cublas", load)

@@ -105,6 +105,13 @@ def _set_placement(op: Operation, device: str) -> None:
         op.attributes[PLACEMENT_ATTR] = StringAttr(device)
 
 
+def _in_body_of_mhlo_op(op: Operation) -> bool:
+    """`op` computes inside the region of an mhlo op (a reduce / sort /
+    scatter body): it runs wherever its owner runs, never on its own."""
+    owner = op.parent_op()
+    return owner is not None and owner.name.startswith("mhlo.")
+
+
 def _defining_op(value: SSAValue) -> Operation | None:
     return value.op if isinstance(value, OpResult) else None
 
@@ -288,6 +295,8 @@ class _Placer:
         for op in list(self.module.walk()):
             if not is_mhlo_or_std_on_tensor(op) or op.name in _I32_SKIPPED:
                 continue
+            if _in_body_of_mhlo_op(op):
+                continue  # computes inside its owner (a reducer), placed with it
             if op_placement_string(op) == CPU:
                 continue
             if op.name in _RESULT_TYPED:
@@ -312,6 +321,12 @@ class _Placer:
             if not is_mhlo_dialect(op) or not op.results:
                 continue
             if PLACEMENT_ATTR in op.attributes:
+                continue
+            owner = op.parent_op() if _in_body_of_mhlo_op(op) else None
+            placement = owner.attributes.get(PLACEMENT_ATTR) if owner is not None else None
+            if isinstance(placement, StringAttr):
+                # the owner (walked first) was placed: its body runs there too
+                op.attributes[PLACEMENT_ATTR] = placement
                 continue
             _set_placement(op, default)
 

@@ -260,3 +260,58 @@ def test_reduce_window_pooling_and_dilations(reduce_window, x_shape, y_shape):
     check(dilated_sum, want.astype(np.float32))
     want = reduce_window_reference(y64, ninf, np.maximum, (2, 2), (1, 3), None, None, (2, 1))
     check(dilated_max, want.astype(np.float32))
+
+
+ARGMAX = """
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xi32>, tensor<?xi32>) {
+  %ninf = mhlo.constant dense<0xFF800000> : tensor<f32>
+  %pinf = mhlo.constant dense<0x7F800000> : tensor<f32>
+  %zero = mhlo.constant dense<0> : tensor<i32>
+  %shape = shape.shape_of %x : tensor<?x?xf32> -> tensor<2xindex>
+  %iota1 = "mhlo.dynamic_iota"(%shape) {iota_dimension = 1 : i64} : (tensor<2xindex>) -> tensor<?x?xi32>
+  %iota0 = "mhlo.dynamic_iota"(%shape) {iota_dimension = 0 : i64} : (tensor<2xindex>) -> tensor<?x?xi32>
+  %max:2 = mhlo.reduce(%x init: %ninf), (%iota1 init: %zero) across dimensions = [1] : (tensor<?x?xf32>, tensor<?x?xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ia: tensor<i32>, %ib: tensor<i32>) {
+    %gt = mhlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = mhlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %pick = mhlo.or %gt, %nan : tensor<i1>
+    %eq = mhlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = mhlo.compare LT, %ia, %ib, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = mhlo.and %eq, %lt : tensor<i1>
+    %pick_i = mhlo.or %pick, %tie : tensor<i1>
+    %v = mhlo.select %pick, %a, %b : tensor<i1>, tensor<f32>
+    %i = mhlo.select %pick_i, %ia, %ib : tensor<i1>, tensor<i32>
+    mhlo.return %v, %i : tensor<f32>, tensor<i32>
+  }
+  %min:2 = mhlo.reduce(%x init: %pinf), (%iota0 init: %zero) across dimensions = [0] : (tensor<?x?xf32>, tensor<?x?xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ia: tensor<i32>, %ib: tensor<i32>) {
+    %lt = mhlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = mhlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %ilt = mhlo.compare LT, %ia, %ib, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = mhlo.and %eq, %ilt : tensor<i1>
+    %pick_i = mhlo.or %lt, %tie : tensor<i1>
+    %v = mhlo.select %lt, %a, %b : tensor<i1>, tensor<f32>
+    %i = mhlo.select %pick_i, %ia, %ib : tensor<i1>, tensor<i32>
+    mhlo.return %v, %i : tensor<f32>, tensor<i32>
+  }
+  return %max#0, %max#1, %min#1 : tensor<?xf32>, tensor<?xi32>, tensor<?xi32>
+}
+"""
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 17), (64, 5)], ids=str)
+def test_variadic_reduce_argmax_argmin(shape):
+    """A variadic reduce (value, index) pair, as jnp.argmax / argmin lower:
+    the first index wins on ties, a NaN wins the max."""
+    x = np.round(rand(rng("argmax", shape), shape, np.float32, 0.0, 4.0))  # ties
+    if shape[0] > 1 and shape[1] > 1:
+        x[1, 0] = np.nan
+    top, arg_max, arg_min = run(compiled(ARGMAX), x)
+    want = np.where(np.isnan(x).any(1), 0, np.argmax(np.nan_to_num(x, nan=-1.0), 1))
+    want = np.where(np.isnan(x).any(1), np.argmax(np.isnan(x), 1), want)
+    np.testing.assert_array_equal(arg_max, want.astype(np.int32))
+    np.testing.assert_array_equal(np.isnan(top), np.isnan(x).any(1))
+    finite = ~np.isnan(top)
+    check(top[finite], np.nanmax(x, 1)[finite])
+    col_ok = ~np.isnan(x).any(0)
+    np.testing.assert_array_equal(arg_min[col_ok], np.argmin(x, 0)[col_ok].astype(np.int32))

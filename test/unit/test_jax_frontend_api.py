@@ -162,3 +162,17 @@ def test_reduce_window_pooling_dynamic_batch() -> None:
         x = _rand(batch, 8, 8, 3, seed=batch)
         for got, want in zip(exe(x), pool_and_cumsum(x), strict=True):
             np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)
+
+
+def test_argmax_variadic_reduce_dynamic_batch() -> None:
+    """jnp.argmax exports a two-input reduce (value, index) with the reducer's
+    arguments printed with locations; ties pick the first index."""
+
+    def fn(x):  # noqa: ANN001, ANN202
+        return jnp.argmax(x, axis=1), jax.nn.one_hot(jnp.argmin(x, axis=0), 4)
+
+    exe = dj.compile(fn, _rand(3, 4), dynamic_axes={0: (0,)})
+    for batch in (1, 6):
+        x = np.round(_rand(batch, 4, seed=batch))  # ties
+        for got, want in zip(exe(x), fn(x), strict=True):
+            np.testing.assert_array_equal(got, np.asarray(want))

@@ -61,10 +61,10 @@ from disc_ir.runtime.device_array import (
 )
 from disc_ir.runtime.gpu_allocator import CachingDeviceAllocator, DeviceBlock
 from disc_ir.runtime.kernels.cublas_gemm import CublasGemmCall, CublasHandle, plan_row_major_gemm
+from disc_ir.runtime.kernels.gemm import register_ral_gemm
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
 from disc_ir.runtime.registry import (
     GLOBAL_REGISTRY,
-    I1,
     I32,
     I64,
     ApiRegistry,
@@ -85,7 +85,6 @@ DRIVER_NAME = "gpu"
 MAX_RANK = 8
 ALL_ELEMENTS = tuple(SCALAR_TYPES)
 GEMM_ELEMENTS = ("f32", "f64", "f16", "bf16")
-GEMM_RANKS = (2, 3, 4, 5, 6)
 PLACEMENTS = ("cpu", "gpu")
 UINT32_MAX = 2**32 - 1
 
@@ -671,6 +670,14 @@ def gpu_driver(exec_ctx: ExecutionContext) -> CudaDriver:
     return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]
 
 
+def stream_driver(exec_ctx: ExecutionContext, stream: int, api: str) -> CudaDriver:
+    """:func:`gpu_driver`, once ``stream`` is checked to be the context's stream
+    (RalError naming ``api`` otherwise)."""
+    driver = gpu_driver(exec_ctx)
+    driver.check_stream(stream, api)
+    return driver
+
+
 # ---------------------------------------------------------------------------
 # The RAL context for CUDA executables
 # ---------------------------------------------------------------------------
@@ -876,25 +883,19 @@ def ral_raw_gpu_dealloc(ctx: Ctx, ptr: PVoid) -> None:
 @ral_api("d2d_", "gpu")
 def ral_gpu_d2d_raw(ctx: Ctx, stream: PVoid, src: PVoid, dst: PVoid, nbytes: I64) -> None:
     """``d2d____gpu___pvoid_pvoid_pvoid_pvoid_i64___void``: device-to-device bytes."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "d2d")
-    driver.d2d(src, dst, nbytes)
+    stream_driver(ctx, stream, "d2d").d2d(src, dst, nbytes)
 
 
 @ral_api("d2h_", "gpu")
 def ral_gpu_d2h_raw(ctx: Ctx, stream: PVoid, src: PVoid, dst: PVoid, nbytes: I64) -> None:
     """Device-to-host bytes (asynchronous on the stream; ``sync_on_stream`` waits)."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "d2h")
-    driver.d2h(src, dst, nbytes)
+    stream_driver(ctx, stream, "d2h").d2h(src, dst, nbytes)
 
 
 @ral_api("h2d_", "gpu")
 def ral_gpu_h2d_raw(ctx: Ctx, stream: PVoid, src: PVoid, dst: PVoid, nbytes: I64) -> None:
     """Host-to-device bytes."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "h2d")
-    driver.h2d(src, dst, nbytes)
+    stream_driver(ctx, stream, "h2d").h2d(src, dst, nbytes)
 
 
 @ral_api("ral_gpu_memset", "gpu")
@@ -906,34 +907,37 @@ def ral_gpu_memset(ctx: Ctx, stream: PVoid, buffer: PVoid, value: I32, nbytes: I
     driver.memset(buffer, value, nbytes)
 
 
-def _copy_bytes(src: MemRefDescriptor, dst: MemRefDescriptor, api: str) -> int:
+def _copy_memref(
+    ctx: ExecutionContext,
+    stream: int,
+    src: MemRefDescriptor,
+    dst: MemRefDescriptor,
+    kind: str,
+) -> None:
+    """Copies ``src`` into the same-shape ``dst`` on the context's stream;
+    ``kind`` (``h2d``, ``d2h`` or ``d2d``) names the direction and the API."""
     if src.sizes != dst.sizes:
-        raise RalError(f"{api}: source shape {src.sizes} differs from destination {dst.sizes}")
-    return src.num_elements * numpy_dtype(src.element).itemsize
+        raise RalError(f"{kind}: source shape {src.sizes} differs from destination {dst.sizes}")
+    copy = getattr(stream_driver(ctx, stream, kind), kind)
+    copy(src.data_address, dst.data_address, src.num_elements * numpy_dtype(src.element).itemsize)
 
 
 @ral_api("h2d", "gpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
 def ral_gpu_h2d(ctx: Ctx, stream: PVoid, src: MemRef[N, T], dst: MemRef[N, T]) -> None:
     """``h2d___gpu___pvoid_pvoid_m{N}d{T}_m{N}d{T}___void`` (``lmhlo_disc.h2d``)."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "h2d")
-    driver.h2d(src.data_address, dst.data_address, _copy_bytes(src, dst, "h2d"))
+    _copy_memref(ctx, stream, src, dst, "h2d")
 
 
 @ral_api("d2h", "gpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
 def ral_gpu_d2h(ctx: Ctx, stream: PVoid, src: MemRef[N, T], dst: MemRef[N, T]) -> None:
     """``d2h___gpu___pvoid_pvoid_m{N}d{T}_m{N}d{T}___void`` (``lmhlo_disc.d2h``)."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "d2h")
-    driver.d2h(src.data_address, dst.data_address, _copy_bytes(src, dst, "d2h"))
+    _copy_memref(ctx, stream, src, dst, "d2h")
 
 
 @ral_api("d2d", "gpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
 def ral_gpu_d2d(ctx: Ctx, stream: PVoid, src: MemRef[N, T], dst: MemRef[N, T]) -> None:
     """``d2d___gpu___pvoid_pvoid_m{N}d{T}_m{N}d{T}___void``."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "d2d")
-    driver.d2d(src.data_address, dst.data_address, _copy_bytes(src, dst, "d2d"))
+    _copy_memref(ctx, stream, src, dst, "d2d")
 
 
 @ral_api("ral_kernel_launch", "gpu")
@@ -962,8 +966,7 @@ def ral_gpu_kernel_launch(
         raise RalError(f"ral_kernel_launch '{kernel_name}': {num_blobs} kernel blobs")
     if num_args and not params:
         raise RalError(f"ral_kernel_launch '{kernel_name}': {num_args} args but null params")
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "ral_kernel_launch")
+    driver = stream_driver(ctx, stream, "ral_kernel_launch")
     addresses = list((ctypes.c_uint64 * num_blobs).from_address(blobs))
     driver.launch(
         addresses,
@@ -994,8 +997,7 @@ def ral_gpu_as_cu_stream(ctx: Ctx, stream: PVoid) -> PVoid:
 @ral_api("sync_on_stream", "gpu")
 def ral_gpu_sync_on_stream(ctx: Ctx, stream: PVoid) -> None:
     """``sync_on_stream___gpu___pvoid_pvoid___void``: waits for the context's stream."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "sync_on_stream")
+    driver = stream_driver(ctx, stream, "sync_on_stream")
     driver.backend.stream_synchronize(driver.stream)
 
 
@@ -1040,35 +1042,19 @@ def ral_gpu_const(
     return gpu_driver(ctx).const(ctx, unique_name, ScalarType(T), N)
 
 
-@ral_api("ral_gemm", "gpu", T=GEMM_ELEMENTS, N=GEMM_RANKS)
-def ral_gpu_gemm(
-    ctx: Ctx,
-    stream: PVoid,
-    a: MemRef[N, T],
-    b: MemRef[N, T],
-    c: MemRef[N, T],
-    tp_a: I1,
-    tp_b: I1,
-    weight_is_const: I1,
+def _gpu_gemm(
+    ctx: Any,
+    stream: int,
+    a: MemRefDescriptor,
+    b: MemRefDescriptor,
+    c: MemRefDescriptor,
+    tp_a: bool,
+    tp_b: bool,
 ) -> None:
-    """``ral_gemm___gpu___pvoid_pvoid_m2df32_m2df32_m2df32_i1_i1_i1___void`` and friends:
-    ``c = op(a) @ op(b)`` by cuBLAS on the context's stream."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "ral_gemm")
-    driver.gemm(a, b, c, tp_a, tp_b)
+    """``c = op(a) @ op(b)`` by cuBLAS on the context's stream."""
+    stream_driver(ctx, stream, "ral_gemm").gemm(a, b, c, tp_a, tp_b)
 
 
-@ral_api("ral_gemm", "gpu", T=GEMM_ELEMENTS, N=GEMM_RANKS)
-def ral_gpu_gemm_no_const_hint(
-    ctx: Ctx,
-    stream: PVoid,
-    a: MemRef[N, T],
-    b: MemRef[N, T],
-    c: MemRef[N, T],
-    tp_a: I1,
-    tp_b: I1,
-) -> None:
-    """``ral_gemm___gpu___pvoid_pvoid_m2df32_m2df32_m2df32_i1_i1___void`` and friends."""
-    driver = gpu_driver(ctx)
-    driver.check_stream(stream, "ral_gemm")
-    driver.gemm(a, b, c, tp_a, tp_b)
+ral_gpu_gemm, ral_gpu_gemm_no_const_hint = register_ral_gemm(
+    "gpu", GEMM_ELEMENTS, _gpu_gemm, "ral_gpu_gemm"
+)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from disc_ir.runtime.context import RalError
 from disc_ir.runtime.cuda_libs import LibCublas, libcublas
+from disc_ir.runtime.kernels.gemm import gemm_dims
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype
 
 CUBLAS_OP_N = 0
@@ -150,18 +151,7 @@ def plan_row_major_gemm(
         )
     if element not in CUBLAS_TYPES:
         raise RalError(f"ral_gemm (gpu): element type {element} is not supported by cuBLAS here")
-    m = a.sizes[-1] if tp_a else a.sizes[-2]
-    k = a.sizes[-2] if tp_a else a.sizes[-1]
-    kb = b.sizes[-1] if tp_b else b.sizes[-2]
-    n = b.sizes[-2] if tp_b else b.sizes[-1]
-    if k != kb:
-        raise RalError(f"ral_gemm (gpu): mismatch contraction dim ({k} vs {kb})")
-    if a.sizes[:-2] != b.sizes[:-2] or a.sizes[:-2] != c.sizes[:-2]:
-        raise RalError(
-            f"ral_gemm (gpu): mismatch batch size ({a.sizes[:-2]}, {b.sizes[:-2]}, {c.sizes[:-2]})"
-        )
-    if tuple(c.sizes[-2:]) != (m, n):
-        raise RalError(f"ral_gemm (gpu): output shape {c.sizes[-2:]} is not ({m}, {n})")
+    m, n, k = gemm_dims(a, b, c, tp_a, tp_b, "ral_gemm (gpu)")
     if a.num_elements == 0 or b.num_elements == 0 or c.num_elements == 0:
         return None
     batch, _ = _batch_stride(c, "C")
@@ -226,56 +216,21 @@ class CublasHandle:
         """Enqueues ``call`` on the handle's stream (``C = op(A) op(B)``, beta 0)."""
         data_type, compute_type, scalar = CUBLAS_TYPES[call.element]
         alpha, beta = scalar(1.0), scalar(0.0)
+        head = (self.handle, call.transa, call.transb, call.m, call.n, call.k, ctypes.byref(alpha))
+        # Each matrix: pointer, data type, leading dimension (and batch stride),
+        # in the argument order of cuda_libs' prototypes.
+        mats = [
+            (call.a, data_type, call.lda, call.stride_a),
+            (call.b, data_type, call.ldb, call.stride_b),
+            (call.c, data_type, call.ldc, call.stride_c),
+        ]
         if call.batch == 1:
-            code = self.lib.cublasGemmEx(  # type: ignore[attr-defined]
-                self.handle,
-                call.transa,
-                call.transb,
-                call.m,
-                call.n,
-                call.k,
-                ctypes.byref(alpha),
-                call.a,
-                data_type,
-                call.lda,
-                call.b,
-                data_type,
-                call.ldb,
-                ctypes.byref(beta),
-                call.c,
-                data_type,
-                call.ldc,
-                compute_type,
-                CUBLAS_GEMM_DEFAULT,
-            )
-            self.lib.check("cublasGemmEx", code)
-            return
-        code = self.lib.cublasGemmStridedBatchedEx(  # type: ignore[attr-defined]
-            self.handle,
-            call.transa,
-            call.transb,
-            call.m,
-            call.n,
-            call.k,
-            ctypes.byref(alpha),
-            call.a,
-            data_type,
-            call.lda,
-            call.stride_a,
-            call.b,
-            data_type,
-            call.ldb,
-            call.stride_b,
-            ctypes.byref(beta),
-            call.c,
-            data_type,
-            call.ldc,
-            call.stride_c,
-            call.batch,
-            compute_type,
-            CUBLAS_GEMM_DEFAULT,
-        )
-        self.lib.check("cublasGemmStridedBatchedEx", code)
+            name, mats, tail = "cublasGemmEx", [m[:3] for m in mats], ()
+        else:
+            name, tail = "cublasGemmStridedBatchedEx", (call.batch,)
+        args = (*head, *mats[0], *mats[1], ctypes.byref(beta), *mats[2], *tail)
+        code = getattr(self.lib, name)(*args, compute_type, CUBLAS_GEMM_DEFAULT)
+        self.lib.check(name, code)
 
     def close(self) -> None:
         if self.handle:

@@ -13,6 +13,10 @@ Computed with numpy's matmul (BLAS for f32/f64; f16/bf16 in float32).
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 from disc_ir.runtime.context import RalError
@@ -25,25 +29,41 @@ T = Var("T")
 GEMM_RANKS = (2, 3, 4, 5, 6)
 
 
+def gemm_dims(
+    a: MemRefDescriptor,
+    b: MemRefDescriptor,
+    c: MemRefDescriptor,
+    tp_a: bool,
+    tp_b: bool,
+    who: str = "ral_gemm",
+) -> tuple[int, int, int]:
+    """``(m, n, k)`` of ``c[.., m, n] = op(a)[.., m, k] @ op(b)[.., k, n]``.
+
+    ``op`` swaps the two minor dims when ``tp_a`` / ``tp_b`` is set. Checks
+    what BladeDISC's ``ral_gemm`` checks (equal contraction dims, equal batch
+    dims, the output shape) and raises RalError prefixed with ``who``. The
+    cpu kernel and the cuBLAS plan both derive their sizes here.
+    """
+    m, k = (a.sizes[-1], a.sizes[-2]) if tp_a else (a.sizes[-2], a.sizes[-1])
+    kb, n = (b.sizes[-1], b.sizes[-2]) if tp_b else (b.sizes[-2], b.sizes[-1])
+    if k != kb:
+        raise RalError(f"{who}: mismatch contraction dim ({k} vs {kb})")
+    if a.sizes[:-2] != b.sizes[:-2] or a.sizes[:-2] != c.sizes[:-2]:
+        raise RalError(
+            f"{who}: mismatch batch size ({a.sizes[:-2]}, {b.sizes[:-2]}, {c.sizes[:-2]})"
+        )
+    if tuple(c.sizes[-2:]) != (m, n):
+        raise RalError(f"{who}: output shape {c.sizes[-2:]} is not ({m}, {n})")
+    return m, n, k
+
+
 def gemm(
     a: MemRefDescriptor, b: MemRefDescriptor, c: MemRefDescriptor, tp_a: bool, tp_b: bool
 ) -> None:
     """``c = op(a) @ op(b)`` over the minor two dims, batch dims elementwise."""
+    gemm_dims(a, b, c, tp_a, tp_b)
     if a.num_elements == 0 or b.num_elements == 0 or c.num_elements == 0:
         return
-    rank = c.rank
-    m = a.sizes[rank - 1] if tp_a else a.sizes[rank - 2]
-    k = a.sizes[rank - 2] if tp_a else a.sizes[rank - 1]
-    kb = b.sizes[rank - 1] if tp_b else b.sizes[rank - 2]
-    n = b.sizes[rank - 2] if tp_b else b.sizes[rank - 1]
-    if k != kb:
-        raise RalError(f"ral_gemm: mismatch contraction dim ({k} vs {kb})")
-    if a.sizes[:-2] != b.sizes[:-2] or a.sizes[:-2] != c.sizes[:-2]:
-        raise RalError(
-            f"ral_gemm: mismatch batch size ({a.sizes[:-2]}, {b.sizes[:-2]}, {c.sizes[:-2]})"
-        )
-    if c.sizes[-2:] != (m, n):
-        raise RalError(f"ral_gemm: output shape {c.sizes[-2:]} is not ({m}, {n})")
     lhs = compute_view(a)
     rhs = compute_view(b)
     if tp_a:
@@ -56,30 +76,58 @@ def gemm(
         store(c, np.matmul(lhs, rhs))
 
 
-@ral_api("ral_gemm", "cpu", T=FLOAT_ELEMENTS, N=GEMM_RANKS)
-def ral_cpu_gemm(
-    ctx: Ctx,
-    stream: PVoid,
-    a: MemRef[N, T],
-    b: MemRef[N, T],
-    c: MemRef[N, T],
-    tp_a: I1,
-    tp_b: I1,
-    weight_is_const: I1,
-) -> None:
-    """``ral_gemm___cpu___pvoid_pvoid_m2df32_m2df32_m2df32_i1_i1_i1___void`` and friends."""
-    gemm(a, b, c, tp_a, tp_b)
+GemmRunner = Callable[
+    [Any, int, MemRefDescriptor, MemRefDescriptor, MemRefDescriptor, bool, bool], None
+]
 
 
-@ral_api("ral_gemm", "cpu", T=FLOAT_ELEMENTS, N=GEMM_RANKS)
-def ral_cpu_gemm_no_const_hint(
-    ctx: Ctx,
-    stream: PVoid,
-    a: MemRef[N, T],
-    b: MemRef[N, T],
-    c: MemRef[N, T],
-    tp_a: I1,
-    tp_b: I1,
-) -> None:
-    """``ral_gemm___cpu___pvoid_pvoid_m2df32_m2df32_m2df32_i1_i1___void`` and friends."""
-    gemm(a, b, c, tp_a, tp_b)
+def register_ral_gemm(
+    device: str, elements: Sequence[str], run: GemmRunner, prefix: str
+) -> tuple[Callable[..., None], Callable[..., None]]:
+    """Registers ``ral_gemm`` on ``device`` for ``elements`` x GEMM_RANKS, in
+    BladeDISC's two signatures (with and without the trailing
+    ``weight_is_const`` hint, which does not change the result); both call
+    ``run(ctx, stream, a, b, c, tp_a, tp_b)``. Returns the two registered
+    functions, named ``{prefix}`` and ``{prefix}_no_const_hint``.
+    """
+
+    def with_hint(
+        ctx: Ctx,
+        stream: PVoid,
+        a: MemRef[N, T],
+        b: MemRef[N, T],
+        c: MemRef[N, T],
+        tp_a: I1,
+        tp_b: I1,
+        weight_is_const: I1,
+    ) -> None:
+        run(ctx, stream, a, b, c, tp_a, tp_b)
+
+    def without_hint(*args: Any) -> None:
+        run(*args)
+
+    # The same ABI annotations, less the trailing hint (ral_api reads them).
+    signature = inspect.signature(with_hint)
+    without_hint.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=list(signature.parameters.values())[:-1]
+    )
+    without_hint.__annotations__ = dict(with_hint.__annotations__)
+    for fn, name, tail in (
+        (with_hint, prefix, "i1_i1_i1"),
+        (without_hint, f"{prefix}_no_const_hint", "i1_i1"),
+    ):
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = (
+            f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m2df32_m2df32_{tail}___void`` "
+            "and friends: ``c = op(a) @ op(b)``."
+        )
+        ral_api("ral_gemm", device, T=elements, N=GEMM_RANKS)(fn)
+    return with_hint, without_hint
+
+
+ral_cpu_gemm, ral_cpu_gemm_no_const_hint = register_ral_gemm(
+    "cpu",
+    FLOAT_ELEMENTS,
+    lambda ctx, stream, a, b, c, tp_a, tp_b: gemm(a, b, c, tp_a, tp_b),
+    "ral_cpu_gemm",
+)

@@ -124,6 +124,14 @@ def _lower_elementwise(b: Builder, op: Operation, linear: SSAValue, vector_size:
 def _lower_misc(b: Builder, op: Operation, linear: SSAValue, vector_size: int) -> None:
     out = result_of(op)
     space = iteration_buffer(op)
+    if op.name == "lmhlo.reduce" and len(op.operands) > 3:
+        # variadic: every output at once, one element per iteration
+        index = elemental.multi_dim_index(b, linear, space)
+        n = len(op.operands) // 3
+        values = elemental.variadic_reduce_values(b, op, index)
+        for value, buffer in zip(values, op.operands[2 * n :], strict=True):
+            b.create(memref.StoreOp.get(value, buffer, index))
+        return
     linears = _linear_indices(b, linear, vector_size)
     indices = [elemental.multi_dim_index(b, lin, space) for lin in linears]
     values = [elemental.elemental_lower(b, op, index, check_cache=True) for index in indices]
