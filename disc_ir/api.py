@@ -278,6 +278,28 @@ def run_pipeline(
     return times
 
 
+def _reject_unsupported_element_types(module: ModuleOp) -> None:
+    """bf16 has no lowering yet (XLA computes it in f32): name the first op
+    producing or taking it instead of failing in LLVM translation."""
+    from xdsl.dialects.builtin import BFloat16Type, ShapedType
+
+    from disc_ir.ir.parser import source_location
+
+    def is_bf16(t: object) -> bool:
+        elem = t.get_element_type() if isinstance(t, ShapedType) else t
+        return isinstance(elem, BFloat16Type)
+
+    for op in module.walk():
+        values = [*op.operands, *op.results]
+        if any(is_bf16(v.type) for v in values):
+            loc = source_location(op)
+            where = f" (input line {loc[0]})" if loc else ""
+            raise CompileError(
+                f"'{op.name}'{where} uses bf16, which disc-ir does not compile yet: "
+                "convert to f32 before the graph (x.astype(jnp.float32))"
+            )
+
+
 def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
     """Name the first mhlo/chlo op bufferization left behind (it has no lmhlo
     form in this pipeline), instead of failing later in disc-to-llvm."""
@@ -373,6 +395,7 @@ def lower_to_llvm_ir(
     failure = first_verify_failure(module)
     if failure is not None:
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
+    _reject_unsupported_element_types(module)
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)

@@ -348,3 +348,14 @@ def test_op_with_unlowered_body_is_a_compile_error_not_dropped() -> None:
     output buffer unwritten: it is reported as unsupported instead."""
     with pytest.raises(disc_ir.CompileError, match="'mhlo.sort' is not supported"):
         disc_ir.compile(SORT_GRAPH)
+
+
+def test_bf16_is_a_clear_compile_error() -> None:
+    graph = """
+func.func @main(%x: tensor<?xbf16>) -> tensor<?xbf16> {
+  %0 = mhlo.add %x, %x : tensor<?xbf16>
+  return %0 : tensor<?xbf16>
+}
+"""
+    with pytest.raises(CompileError, match="'mhlo.add' \\(input line 3\\) uses bf16"):
+        disc_ir.compile(graph)
