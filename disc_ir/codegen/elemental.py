@@ -665,6 +665,18 @@ def _dynamic_update_slice(
     )
 
 
+def merge_reduce_index(
+    reduce_index: Sequence[SSAValue],
+    output_index: Sequence[SSAValue],
+    dims: Sequence[int],
+    rank: int,
+) -> list[SSAValue]:
+    """An input index of a reduce: `reduce_index` at the reduced `dims`,
+    `output_index` at the others, in dimension order."""
+    reduced, kept = iter(reduce_index), iter(output_index)
+    return [next(reduced) if d in dims else next(kept) for d in range(rank)]
+
+
 def reduce_body_values(
     b: OpBuilder, body: Region, inputs: Sequence[SSAValue], num_results: int
 ) -> list[SSAValue]:
@@ -723,15 +735,7 @@ def variadic_reduce_values(
     for_op = new_for(b, b.index(0), total, b.index(1), init_values)
     body = at_end(for_op.body.block)
     reduce_index = delinearize(body, for_op.body.block.args[0], sizes)
-    input_index: list[SSAValue] = []
-    ri = oi = 0
-    for d in range(rank_of(inputs[0])):
-        if d in dims:
-            input_index.append(reduce_index[ri])
-            ri += 1
-        else:
-            input_index.append(index[oi])
-            oi += 1
+    input_index = merge_reduce_index(reduce_index, index, dims, rank_of(inputs[0]))
     elements = [create_load(body, v, input_index) for v in inputs]
     accs = list(for_op.body.block.args[1:])
     new = reduce_body_values(body, op.regions[0], [*accs, *elements], n)
@@ -758,15 +762,7 @@ def _reduce(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
     body = at_end(for_op.body.block)
     iv = for_op.body.block.args[0]
     reduce_index = delinearize(body, iv, sizes)
-    input_index = []
-    ri = oi = 0
-    for d in range(rank_of(operand)):
-        if d in dims:
-            input_index.append(reduce_index[ri])
-            ri += 1
-        else:
-            input_index.append(index[oi])
-            oi += 1
+    input_index = merge_reduce_index(reduce_index, index, dims, rank_of(operand))
     data = create_load(body, operand, input_index)
     acc = accumulator(op)(body, for_op.body.block.args[1], data)
     body.create(scf.YieldOp(acc))
