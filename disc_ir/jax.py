@@ -171,6 +171,20 @@ def export(
     return jax_export.export(jitted, platforms=("cpu",))(*specs)
 
 
+def _to_runtime(array: np.ndarray) -> np.ndarray:
+    """The runtime takes bf16 arrays as their uint16 bit patterns."""
+    if array.dtype == jax.numpy.bfloat16:
+        return array.view(np.uint16)
+    return array
+
+
+def _from_runtime(array: Any, element: str) -> Any:
+    """bf16 outputs (uint16 bit patterns) as JAX's bfloat16 arrays."""
+    if element == "bf16":
+        return np.asarray(array).view(jax.numpy.bfloat16)
+    return array
+
+
 class JaxExecutable:
     """A JAX function compiled by disc-ir: call it with the argument pytrees `fn` takes.
 
@@ -193,8 +207,14 @@ class JaxExecutable:
                 f"{self.exported.fun_name}: the arguments' structure {tree} differs from the "
                 f"compiled one {self.exported.in_tree}"
             )
-        outs = self.executable(*[np.asarray(leaf) for leaf in leaves])
-        return jax.tree_util.tree_unflatten(self.exported.out_tree, list(outs))
+        outs = self.executable(*[_to_runtime(np.asarray(leaf)) for leaf in leaves])
+        if isinstance(outs, np.ndarray):
+            outs = (outs,)
+        outs = [
+            _from_runtime(out, spec.element)
+            for out, spec in zip(outs, self.executable.outputs, strict=True)
+        ]
+        return jax.tree_util.tree_unflatten(self.exported.out_tree, outs)
 
     def close(self) -> None:
         """Releases the compiled code's RAL context."""

@@ -106,9 +106,17 @@ def _phases(target: str) -> list[Phase]:
     # 1-D accesses, shape arithmetic to std, parallel loops outlined as
     # multi-threaded kernels, the rest of each fusion inlined in place,
     # polynomial math (fast-math level 1, BladeDISC's CPU default).
+    # bf16: computed in f32 with one rounding per op, bf16 <-> f32 conversions
+    # as integer arithmetic (BladeDISC's disc-bf16-expansion; the emulation is
+    # MLIR's pass: llvmlite and the JIT have no bf16 arithmetic).
+    bf16 = [
+        "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}",
+        "disc-bf16-expansion",
+    ]
     codegen = [
         f"disc-lhlo-legalize-roots-to-parallel-loops{{cpu-only={'false' if gpu else 'true'}}}",
         "disc-input-inline-fusion",
+        *bf16,
         "disc-flatten-memref-access",
         *CLEANUP,
         "disc-memref-cse",
@@ -138,7 +146,10 @@ def _phases(target: str) -> list[Phase]:
     # turned into gpu.launch and outlined into gpu.module kernels.
     gpu_codegen = [
         codegen[0],
+        # atomics LLVM's atomicrmw cannot express (mulf/muli) -> CAS loops
+        "disc-convert-unhandled-atomic-rmw",
         "disc-input-inline-fusion",
+        *bf16,
         "disc-flatten-memref-access",
         *CLEANUP,
         "disc-memref-cse",

@@ -376,6 +376,54 @@ def fusion_body_ops(fusion: Operation) -> list[Operation]:
 # ---------------------------------------------------------------------------
 
 
+_RESULT_READERS_KEY = "result_readers"
+_OPERAND_VALUES_KEY = "operand_values"
+
+
+class OpFacts:
+    """Per-op facts `FusionPattern` derives its operands / results from,
+    computed once per op: a fusion planner builds thousands of trial patterns
+    over the same ops while the IR does not change.
+
+    Valid only while the ops' operands, the users of the buffers they write
+    and the enclosing fusions stay as they were when first asked (the
+    planner's lifetime); patterns built without an `OpFacts` compute them anew.
+    """
+
+    __slots__ = ("_facts",)
+
+    def __init__(self) -> None:
+        self._facts: dict[
+            Operation,
+            tuple[list[SSAValue], list[tuple[SSAValue, tuple[tuple[Operation, bool], ...]]]],
+        ] = {}
+
+    def get(
+        self, op: Operation
+    ) -> tuple[list[SSAValue], list[tuple[SSAValue, tuple[tuple[Operation, bool], ...]]]]:
+        """(input buffers, [(output buffer, ((data user, same fusion family), ...))])
+        of `op`; `op` itself is not among the users."""
+        facts = self._facts.get(op)
+        if facts is None:
+            facts = self._facts[op] = _op_facts(op)
+        return facts
+
+
+def _op_facts(
+    op: Operation,
+) -> tuple[list[SSAValue], list[tuple[SSAValue, tuple[tuple[Operation, bool], ...]]]]:
+    outputs = [
+        (
+            v,
+            tuple(
+                (user, in_same_fusion_family(user, op)) for user in value_users(v) if user is not op
+            ),
+        )
+        for v in output_operands(op)
+    ]
+    return input_operands(op), outputs
+
+
 class FusionPattern:
     """A list of lmhlo ops fused (or to be fused) into one kernel.
 
@@ -384,10 +432,12 @@ class FusionPattern:
     when some op outside the pattern (other than `memref.dim` / `dealloc` /
     `shape_of`, and other than copies of the same named fusion) reads it.
     `fusion_type` and `dominant_op` are set by a fusion strategy
-    (`kNone` / the first op until then).
+    (`kNone` / the first op until then). `facts`: a per-op cache shared by the
+    patterns of one planning (see `OpFacts`); merged patterns inherit it.
     """
 
-    def __init__(self, ops: Sequence[Operation]) -> None:
+    def __init__(self, ops: Sequence[Operation], facts: OpFacts | None = None) -> None:
+        self.facts = facts
         self.op_list: list[Operation] = list(ops)
         self.fusion_type: FusionType = FusionType.NONE
         self.dominant_op: Operation | None = self.op_list[0] if self.op_list else None
@@ -398,6 +448,8 @@ class FusionPattern:
         self.external_only_results: list[SSAValue] = []
         self.root_ops: list[Operation] = []
         self.last_writer: dict[SSAValue, Operation] = {}
+        #: memo of strategy-level checks over the (fixed) op list, keyed by the asker
+        self.checks: dict[object, object] = {}
         self._calculate_operands_and_results()
 
     @classmethod
@@ -465,7 +517,50 @@ class FusionPattern:
 
     def merged_with(self, other: FusionPattern) -> FusionPattern:
         """A new, uninitialised pattern of both op lists."""
-        return FusionPattern([*self.op_list, *other.op_list])
+        return FusionPattern([*self.op_list, *other.op_list], self.facts or other.facts)
+
+    def merged_results(self, other: FusionPattern) -> list[SSAValue]:
+        """`self.merged_with(other).results`, without building the merged
+        pattern: a result stays one unless all its outside readers are in `other`."""
+        mine, theirs = self.merged_results_by_side(other)
+        return mine + theirs
+
+    def merged_results_by_side(self, other: FusionPattern) -> tuple[list[SSAValue], list[SSAValue]]:
+        """The results of `self.merged_with(other)` written by `self`'s ops,
+        then those written by `other`'s."""
+        sides: list[list[SSAValue]] = []
+        for p, q in ((self, other), (other, self)):
+            inside = q._op_set
+            sides.append(
+                [v for v, readers in p._results_readers() if any(u not in inside for u in readers)]
+            )
+        return sides[0], sides[1]
+
+    def operand_values(self) -> set[SSAValue]:
+        """Every value an op of the pattern takes as operand (memoised)."""
+        found = self.checks.get(_OPERAND_VALUES_KEY)
+        if found is None:
+            found = self.checks[_OPERAND_VALUES_KEY] = {
+                v for op in self.op_list for v in op.operands
+            }
+        return found  # type: ignore[return-value]
+
+    def _results_readers(self) -> list[tuple[SSAValue, list[Operation]]]:
+        """(result, its data readers outside the pattern and its fusion family)
+        for each entry of `results` (memoised)."""
+        found = self.checks.get(_RESULT_READERS_KEY)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        get = (self.facts or OpFacts()).get
+        out: list[tuple[SSAValue, list[Operation]]] = []
+        op_set = self._op_set
+        for op in self.op_list:
+            for v, users in get(op)[1]:
+                readers = [u for u, same_family in users if u not in op_set and not same_family]
+                if readers:
+                    out.append((v, readers))
+        self.checks[_RESULT_READERS_KEY] = out
+        return out
 
     def sort_by(self, order: dict[Operation, int]) -> None:
         self.op_list.sort(key=lambda op: order[op])
@@ -486,17 +581,16 @@ class FusionPattern:
     # -- construction -----------------------------------------------------------
 
     def _calculate_operands_and_results(self) -> None:
-        self._op_set = set(self.op_list)
+        self._op_set = op_set = set(self.op_list)
+        get = (self.facts or OpFacts()).get
         for op in self.op_list:
-            for v in output_operands(op):
+            for v, users in get(op)[1]:
                 self.last_writer.setdefault(v, op)
                 has_external = has_internal = False
-                for user in value_users(v):
-                    if user is op:
-                        continue
-                    if user in self._op_set:
+                for user, same_family in users:
+                    if user in op_set:
                         has_internal = True
-                    elif not in_same_fusion_family(user, op):
+                    elif not same_family:
                         has_external = True
                 if has_external:
                     self.results.append(v)
@@ -508,7 +602,7 @@ class FusionPattern:
                     self.internal_results.append(v)
         seen: set[SSAValue] = set()
         for op in self.op_list:
-            for v in input_operands(op):
+            for v in get(op)[0]:
                 if v in self.last_writer or v in seen:
                     continue
                 seen.add(v)
@@ -553,6 +647,7 @@ __all__ = [
     "FUSION_TYPE_ATTR",
     "LIBRARY_CALL_OPS",
     "PLACEMENT_ATTR",
+    "OpFacts",
     "SHAPE_CALC_ATTR",
     "FusionPattern",
     "FusionType",

@@ -54,6 +54,8 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
 
 _RESHAPES = ("lmhlo.reshape", "lmhlo.dynamic_reshape")
+#: `FusionPattern.checks` key of the pattern's device
+_PLACEMENT_KEY = "placement"
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,13 @@ class FusionStrategy:
         return is_fusible(op)
 
     def is_fusible(self, pattern: FusionPattern) -> bool:
-        return pattern.is_fusible() and all(self.is_fusible_op(op) for op in pattern.op_list)
+        if not pattern.is_fusible():
+            return False
+        # the op list of a pattern never changes: ask each strategy once
+        ok = pattern.checks.get(self)
+        if ok is None:
+            ok = pattern.checks[self] = all(self.is_fusible_op(op) for op in pattern.op_list)
+        return bool(ok)
 
     def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
         """Set `pattern`'s fusion type and dominant op; False if not fusible."""
@@ -139,11 +147,21 @@ class FusionStrategy:
         # A constant cannot be an output of a fusion.
         return not any(op.name == "lmhlo.constant" for op in target.root_ops)
 
+    def may_merge(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        """False only when `try_fuse` would refuse the merge of these two
+        patterns: a necessary condition, asked before the merged pattern is
+        built (True when unsure)."""
+        return True
+
     def try_fuse_inplace(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
     ) -> FusionPattern | None:
         """The initialised merge of `lhs` and `rhs`, or None if they must not merge."""
         if not self.is_fusible(lhs) or not self.is_fusible(rhs):
+            return None
+        if not self.may_merge(shape_analysis, lhs, rhs):
             return None
         target = lhs.merged_with(rhs)
         if not self.try_fuse(shape_analysis, lhs, rhs, target):
@@ -267,6 +285,29 @@ class BaseGpuFusionStrategy(BaseFusionStrategy):
         return super().try_fuse(shape_analysis, lhs, rhs, target)
 
 
+def _reshapes_expand_like(shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+    """Every reshape of `pattern` is expand-like (memoised per pattern)."""
+    key = ("expand_like_reshapes", shape_analysis)
+    ok = pattern.checks.get(key)
+    if ok is None:
+        ok = pattern.checks[key] = all(
+            is_expand_like_reshape(shape_analysis, op)
+            for op in pattern.op_list
+            if op.name in _RESHAPES
+        )
+    return bool(ok)
+
+
+def all_stitch_cpu_supported(pattern: FusionPattern) -> bool:
+    """Every op of `pattern` is supported by the CPU stitch codegen (memoised)."""
+    ok = pattern.checks.get("stitch_supported")
+    if ok is None:
+        ok = pattern.checks["stitch_supported"] = all(
+            is_stitch_cpu_supported(op) for op in pattern.op_list
+        )
+    return bool(ok)
+
+
 class BaseCpuFusionStrategy(BaseFusionStrategy):
     """Base fusion for CPU kernels (see module doc)."""
 
@@ -306,6 +347,18 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
         pattern.dominant_op, pattern.fusion_type = dominant, ftype
         return ftype is not FusionType.NONE and dominant is not None
 
+    def may_merge(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        # `BaseFusionStrategy.try_fuse` on the CPU (effective shapes are the
+        # results, element counts compared): the merged results must all hold
+        # as many elements as the first
+        results = lhs.merged_results(rhs)
+        if not results:
+            return True
+        ref = results[0]
+        return all(shape_analysis.is_same_num_elements(ref, r) for r in results)
+
     def try_fuse(
         self,
         shape_analysis: ShapeAnalysis,
@@ -315,9 +368,8 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
     ) -> bool:
         if not super().try_fuse(shape_analysis, lhs, rhs, target):
             return False
-        for op in target.op_list:
-            if op.name in _RESHAPES and not is_expand_like_reshape(shape_analysis, op):
-                return False
+        if not all(_reshapes_expand_like(shape_analysis, p) for p in (lhs, rhs)):
+            return False
         roots = target.root_ops
         if len(roots) > 1 and any(op.name == "lmhlo.reduce" or is_large_concat(op) for op in roots):
             return False
@@ -356,8 +408,20 @@ class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
         rhs: FusionPattern,
         target: FusionPattern,
     ) -> bool:
-        return all(is_stitch_cpu_supported(op) for op in target.op_list) and super().try_fuse(
-            shape_analysis, lhs, rhs, target
+        # the target's ops are lhs's and rhs's
+        return (
+            all_stitch_cpu_supported(lhs)
+            and all_stitch_cpu_supported(rhs)
+            and super().try_fuse(shape_analysis, lhs, rhs, target)
+        )
+
+    def may_merge(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        return (
+            all_stitch_cpu_supported(lhs)
+            and all_stitch_cpu_supported(rhs)
+            and super().may_merge(shape_analysis, lhs, rhs)
         )
 
 
@@ -381,7 +445,11 @@ class PlacementAwareFusionStrategy(FusionStrategy):
         return "gpu" if is_gpu_lmhlo(op) else "cpu"
 
     def pattern_placement(self, pattern: FusionPattern) -> str:
-        return self.placement(pattern.root_ops[0] if pattern.root_ops else None)
+        placement = pattern.checks.get(_PLACEMENT_KEY)
+        if placement is None:
+            placement = self.placement(pattern.root_ops[0] if pattern.root_ops else None)
+            pattern.checks[_PLACEMENT_KEY] = placement
+        return str(placement)
 
     def strategy_for(self, device: str) -> FusionStrategy | None:
         return self.device_strategies.get(device)
@@ -393,6 +461,21 @@ class PlacementAwareFusionStrategy(FusionStrategy):
     def is_fusible(self, pattern: FusionPattern) -> bool:
         strategy = self.strategy_for(self.pattern_placement(pattern))
         return strategy is not None and strategy.is_fusible(pattern)
+
+    def try_fuse_inplace(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> FusionPattern | None:
+        # patterns on different devices never merge (`try_fuse`): refuse them
+        # before building the merged pattern
+        if self.pattern_placement(lhs) != self.pattern_placement(rhs):
+            return None
+        return super().try_fuse_inplace(shape_analysis, lhs, rhs)
+
+    def may_merge(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        strategy = self.strategy_for(self.pattern_placement(lhs))
+        return strategy is None or strategy.may_merge(shape_analysis, lhs, rhs)
 
     def try_fuse(
         self,
@@ -439,5 +522,6 @@ __all__ = [
     "StitchBaseCpuFusionStrategy",
     "is_expand_like_reshape",
     "is_large_concat",
+    "all_stitch_cpu_supported",
     "is_stitch_cpu_supported",
 ]

@@ -45,6 +45,7 @@ from disc_ir.analysis.fusion_pattern import (
 )
 from disc_ir.analysis.fusion_strategy_base import (
     FusionStrategy,
+    all_stitch_cpu_supported,
     is_expand_like_reshape,
     is_stitch_cpu_supported,
 )
@@ -705,11 +706,36 @@ class StitchCpuFusionStrategy(FusionStrategy):
     ) -> bool:
         if not super().try_fuse(shape_analysis, lhs, rhs, target):
             return False
-        return StitchCpuAnalysis(target, shape_analysis).fusibility_analysis()
+        return self._analysis(target, shape_analysis)[1]
+
+    def may_merge(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        # The analysis needs supported ops only, and a dominant value reaching
+        # every result through the ops' operands: with results written on
+        # both sides and no buffer in common, nothing links the two sides.
+        if not (all_stitch_cpu_supported(lhs) and all_stitch_cpu_supported(rhs)):
+            return False
+        mine, theirs = lhs.merged_results_by_side(rhs)
+        return not (mine and theirs and lhs.operand_values().isdisjoint(rhs.operand_values()))
+
+    def _analysis(
+        self, pattern: FusionPattern, shape_analysis: ShapeAnalysis
+    ) -> tuple[StitchCpuAnalysis, bool]:
+        """The stitch analysis of `pattern` and its verdict, run once per
+        pattern (`try_fuse` then `init_fusion_pattern` ask about the same target)."""
+        key = (self, shape_analysis)
+        found = pattern.checks.get(key)
+        if isinstance(found, tuple):
+            return found  # type: ignore[return-value]
+        analysis = StitchCpuAnalysis(pattern, shape_analysis)
+        result = (analysis, analysis.fusibility_analysis())
+        pattern.checks[key] = result
+        return result
 
     def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
-        analysis = StitchCpuAnalysis(pattern, shape_analysis)
-        if not analysis.fusibility_analysis():
+        analysis, ok = self._analysis(pattern, shape_analysis)
+        if not ok:
             pattern.fusion_type = FusionType.NONE
             return True
         pattern.fusion_type = FusionType.STITCH

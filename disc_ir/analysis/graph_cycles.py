@@ -83,6 +83,10 @@ class GraphCycles:
         """A copy of `node`'s successors, in the structure's order."""
         return self._nodes[node].outputs.sequence()
 
+    def rank(self, node: int) -> int:
+        """`node`'s position in the current topological order."""
+        return self._nodes[node].rank
+
     def is_active(self, node: int) -> bool:
         """False once `node` was merged away by `contract_edge`."""
         return node not in self._free
@@ -134,7 +138,16 @@ class GraphCycles:
             return False
         reach = self.reachability()
         na, nb = self._nodes[a], self._nodes[b]
-        other_path = any(s != b and (reach[s] >> b) & 1 for s in na.outputs._seq)
+        # Another path a -> s -> ... -> b exists iff some other successor s of
+        # `a` reaches `b`, iff `a` reaches some other predecessor p of `b`
+        # (its last hop; p != a as the graph is acyclic): scan the shorter list.
+        outs, ins = na.outputs._seq, nb.inputs._seq
+        if len(outs) <= len(ins):
+            bit = 1 << b
+            other_path = any(s != b and reach[s] & bit for s in outs)
+        else:
+            reach_a = reach[a]
+            other_path = any(p != a and (reach_a >> p) & 1 for p in ins)
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
         na.outputs.erase(b)
@@ -169,6 +182,17 @@ class GraphCycles:
         self._reorder()
         return True
 
+    def reorder_as_if_edge(self, x: int, y: int) -> None:
+        """The ranks `insert_edge(x, y)` then `remove_edge(x, y)` leave, for
+        unconnected `x` and `y` with `x` ranked after `y` (edges and closure
+        unchanged): the Pearce-Kelly reordering alone."""
+        nx, ny = self._nodes[x], self._nodes[y]
+        assert nx.rank > ny.rank
+        found = self._forward_dfs(y, nx.rank)
+        assert not found, "reorder_as_if_edge on connected nodes"
+        self._backward_dfs(x, ny.rank)
+        self._reorder()
+
     def remove_edge(self, x: int, y: int) -> None:
         if y not in self._nodes[x].outputs:
             return
@@ -184,10 +208,15 @@ class GraphCycles:
         """Merge the ends of edge a->b into one node (returned), None if that
         would close a cycle. The surviving node is the one with more edges."""
         assert self.has_edge(a, b)
+        with_edge = self._reach
         self.remove_edge(a, b)
         if self.is_reachable(a, b):
             self.insert_edge(a, b)
             return None
+        # a closure of the graph with or without the edge (a trial edge's
+        # removal restores the one from before it), updated below
+        closure = with_edge if with_edge is not None else self._reach
+        ends = (a, b)
         na, nb = self._nodes[a], self._nodes[b]
         if len(nb.inputs) + len(nb.outputs) > len(na.inputs) + len(na.outputs):
             a, b = b, a
@@ -204,6 +233,9 @@ class GraphCycles:
             self.insert_edge(a, y)
         for y in ins:
             self.insert_edge(y, a)
+        if closure is not None:
+            self._reach = _contracted_closure(closure, ends, a, b)
+            self._undo = None
         return a
 
     # -- Pearce-Kelly internals ------------------------------------------------
@@ -255,6 +287,26 @@ class GraphCycles:
     def _clear_visited(self, nodes: list[int]) -> None:
         for n in nodes:
             self._nodes[n].visited = False
+
+
+def _contracted_closure(
+    closure: dict[int, int], ends: tuple[int, int], kept: int, removed: int
+) -> dict[int, int]:
+    """The transitive closure after merging `ends` (no other path between
+    them) into `kept`, from the closure before (with or without the edge
+    between them): whatever reached either end reaches `kept` and all that
+    either end reached; O(nodes) instead of a rebuild over every edge."""
+    ends_mask = (1 << ends[0]) | (1 << ends[1])
+    merged = (closure[ends[0]] | closure[ends[1]]) & ~ends_mask
+    gain = merged | (1 << kept)
+    drop = ~(1 << removed)
+    out: dict[int, int] = {}
+    for x, bits in closure.items():
+        if x in ends:
+            continue
+        out[x] = (bits | gain) & drop if bits & ends_mask else bits
+    out[kept] = merged
+    return out
 
 
 __all__ = ["GraphCycles"]

@@ -195,6 +195,8 @@ class _UnionFind:
         self.parent: list[int] = []
         self.const: dict[int, int] = {}
         self.conflicts: list[tuple[int, int]] = []
+        #: bumped by every union that merges two classes (memo invalidation)
+        self.version = 0
 
     def add(self) -> int:
         self.parent.append(len(self.parent))
@@ -216,6 +218,7 @@ class _UnionFind:
         if rb < ra:
             ra, rb = rb, ra
         self.parent[rb] = ra
+        self.version += 1
         cb = self.const.pop(rb, None)
         if cb is not None:
             ca = self.const.get(ra)
@@ -256,6 +259,13 @@ class ShapeAnalysis:
         self._values: list[SSAValue] = []  # every ranked value seen, program order
         self._seen: set[SSAValue] = set()
         self._products: list[tuple[list[int], list[int]]] = []
+        # memos of the product reasoning, valid while the classes and the
+        # product facts are unchanged (key: `_memo_key()`)
+        self._pairs_memo: tuple[tuple[int, int], list[tuple[_Product, _Product]]] | None = None
+        self._equal_memo: dict[tuple[_Product, _Product], bool] = {}
+        self._equal_memo_key = (-1, -1)
+        self._same_memo: dict[tuple[SSAValue, SSAValue], bool] = {}
+        self._same_memo_key: tuple[int, ...] = ()
         self._same_elems = _UnionFind()
         self._same_elems_ids: dict[SSAValue, int] = {}
         self._scalars: list[SSAValue] = []
@@ -313,6 +323,16 @@ class ShapeAnalysis:
         """Whether `v1` and `v2` provably hold the same number of elements."""
         if v1 is v2:
             return True
+        key = (*self._memo_key(), self._same_elems.version)
+        if key != self._same_memo_key:
+            self._same_memo = {}
+            self._same_memo_key = key
+        found = self._same_memo.get((v1, v2))
+        if found is None:
+            found = self._same_memo[(v1, v2)] = self._is_same_num_elements(v1, v2)
+        return found
+
+    def _is_same_num_elements(self, v1: SSAValue, v2: SSAValue) -> bool:
         i1, i2 = self._same_elems_ids.get(v1), self._same_elems_ids.get(v2)
         if (
             i1 is not None
@@ -966,7 +986,20 @@ class ShapeAnalysis:
             _Product(fy, tuple(sorted(cy.elements()))),
         )
 
+    def _memo_key(self) -> tuple[int, int]:
+        return (self._uf.version, len(self._products))
+
     def _simplified_pairs(self) -> list[tuple[_Product, _Product]]:
+        """The product facts with common factors cancelled, deduplicated
+        (memoised until a class merge or a new product fact)."""
+        key = self._memo_key()
+        if self._pairs_memo is not None and self._pairs_memo[0] == key:
+            return self._pairs_memo[1]
+        out = self._compute_simplified_pairs()
+        self._pairs_memo = (key, out)
+        return out
+
+    def _compute_simplified_pairs(self) -> list[tuple[_Product, _Product]]:
         out = []
         seen = set()
         for lhs, rhs in self._products:
@@ -1009,6 +1042,18 @@ class ShapeAnalysis:
                         break
 
     def _products_equal(self, p1: _Product, p2: _Product) -> bool:
+        """Whether the products are provably equal (memoised: the fusion
+        planner asks the same few questions for every layer of a model)."""
+        key = self._memo_key()
+        if key != self._equal_memo_key:
+            self._equal_memo = {}
+            self._equal_memo_key = key
+        found = self._equal_memo.get((p1, p2))
+        if found is None:
+            found = self._equal_memo[(p1, p2)] = self._compute_products_equal(p1, p2)
+        return found
+
+    def _compute_products_equal(self, p1: _Product, p2: _Product) -> bool:
         x, y = self._cancel(p1, p2)
         if x == y:
             return True

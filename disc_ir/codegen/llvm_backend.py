@@ -34,6 +34,7 @@ from xdsl.backend.llvm.convert_op import create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
@@ -51,6 +52,34 @@ _INITIALIZED = False
 
 class BackendError(RuntimeError):
     """LLVM rejected the generated module (parse or verification error)."""
+
+
+#: bf16 values live in LLVM as their i16 bit patterns. The pipeline leaves
+#: only loads, stores, selects, bitcasts and constants of bf16 (arithmetic is
+#: emulated in f32, conversions expanded to integer ops); LLVM's own `bfloat`
+#: would be soft-promoted to f32 by the x86 backend, whose truncation back is
+#: a library call (`__truncsfbf2`) the JIT does not have.
+BF16_STORAGE = ir.IntType(16)
+
+
+def bf16_bits(value: float) -> int:
+    """The bfloat16 bit pattern of `value` (float32 rounded to nearest even;
+    a NaN stays a quiet NaN of its sign)."""
+    import numpy as np
+
+    bits = int(np.array(value, np.float32).view(np.uint32))
+    if value != value:  # NaN
+        return (bits >> 16) | 0x40
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def llvm_type(t: Any) -> ir.Type:
+    """xDSL's type conversion, plus `bf16` -> `i16` (`BF16_STORAGE`)."""
+    if isinstance(t, BFloat16Type):
+        return BF16_STORAGE
+    if isinstance(t, llvm.LLVMArrayType):
+        return ir.ArrayType(llvm_type(t.type), t.size.data)
+    return convert_type(t)
 
 
 def _initialize() -> None:
@@ -140,7 +169,7 @@ def _convert_fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, vmap: ValueMap) -> Non
 
 
 def _convert_alloca(op: llvm.AllocaOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
-    instr = builder.alloca(convert_type(op.elem_type), size=vmap[op.size])
+    instr = builder.alloca(llvm_type(op.elem_type), size=vmap[op.size])
     instr.type = ir.PointerType()  # opaque, as every pointer here
     if op.alignment is not None:
         instr.align = op.alignment.value.data
@@ -157,7 +186,7 @@ def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
         vmap[op.ptr],
         indices,
         inbounds=op.inbounds is not None,
-        source_etype=convert_type(op.elem_type),
+        source_etype=llvm_type(op.elem_type),
     )
     instr.type = ir.PointerType()
     vmap[op.result] = instr
@@ -200,6 +229,27 @@ def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: Block
             )
         case llvm.FCmpOp():
             _convert_fcmp(op, builder, vmap)
+        case llvm.LoadOp() if isinstance(op.results[0].type, BFloat16Type):
+            load = builder.load(vmap[op.ptr], typ=BF16_STORAGE)
+            if op.alignment:
+                load.align = op.alignment.value.data
+            vmap[op.results[0]] = load
+        case llvm.BitcastOp() if BF16_STORAGE == llvm_type(op.results[0].type) and (
+            llvm_type(op.operands[0].type) == BF16_STORAGE
+        ):
+            vmap[op.results[0]] = vmap[op.operands[0]]  # bf16 <-> i16: the same bits
+        case llvm.BitcastOp() if isinstance(op.results[0].type, BFloat16Type) or isinstance(
+            op.operands[0].type, BFloat16Type
+        ):
+            vmap[op.results[0]] = builder.bitcast(
+                vmap[op.operands[0]], llvm_type(op.results[0].type)
+            )
+        case llvm.ConstantOp() if isinstance(op.result.type, BFloat16Type):
+            value = getattr(op.value, "value", None)
+            data = getattr(value, "data", None)
+            if not isinstance(data, float):
+                raise BackendError(f"unsupported bf16 constant {op.value}")
+            vmap[op.result] = ir.Constant(BF16_STORAGE, bf16_bits(data))
         case _:
             xdsl_convert_op(op, builder, vmap, bmap)
 
@@ -207,8 +257,8 @@ def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: Block
 def _declare_func(op: llvm.FuncOp, module: ir.Module) -> None:
     ftype = op.function_type
     fn_type = ir.FunctionType(
-        convert_type(ftype.output),
-        [convert_type(t) for t in ftype.inputs.data],
+        llvm_type(ftype.output),
+        [llvm_type(t) for t in ftype.inputs.data],
         var_arg=ftype.is_variadic,
     )
     fn = ir.Function(module, fn_type, name=op.sym_name.data)
@@ -230,7 +280,7 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
         if i and block.args:
             builder = ir.IRBuilder(bmap[block])
             for arg in block.args:
-                vmap[arg] = builder.phi(convert_type(arg.type))
+                vmap[arg] = builder.phi(llvm_type(arg.type))
     for block in op.body.blocks:
         builder = ir.IRBuilder(bmap[block])
         if bmap[block].instructions:
@@ -240,7 +290,7 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
 
 
 def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
-    gtype = convert_type(op.global_type)
+    gtype = llvm_type(op.global_type)
     gvar = ir.GlobalVariable(
         module, gtype, name=op.sym_name.data, addrspace=op.addr_space.value.data
     )

@@ -15,7 +15,9 @@ value. Element types follow mlir-hlo:
 `accumulate(b, op_name, elem_type, lhs, rhs)` is the same for the binary ops a
 reduce body may hold (add, multiply, maximum, minimum, or, and).
 Float remainder is `lhs - trunc(lhs / rhs) * rhs` (xDSL's arith has no
-`remf`).
+`remf`). A float `compare` with `compare_type = TOTALORDER` orders as XLA's
+total order (-NaN < -Inf < -0 < +0 < +Inf < +NaN): the bits, negative values'
+magnitude bits flipped, compared as signed integers.
 """
 
 from __future__ import annotations
@@ -142,6 +144,8 @@ def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
         quotient = _op(b, arith.DivfOp(lhs, rhs))
         truncated = _op(b, math.TruncOp(quotient))
         return _op(b, arith.SubfOp(lhs, _op(b, arith.MulfOp(truncated, rhs))))
+    if name in ("divide", "remainder") and isinstance(t, IntegerType) and not is_bool(t):
+        return _int_div_rem(b, name, t, lhs, rhs)
     entry = _BINARY.get(name)
     if entry is None:
         raise UnsupportedOp(f"no scalar lowering of binary op '{name}'")
@@ -155,6 +159,33 @@ def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
     if cls is None:
         raise UnsupportedOp(f"no scalar lowering of '{name}' on {t}")
     return _op(b, cls(lhs, rhs))
+
+
+def _int_div_rem(b: OpBuilder, name: str, t: IntegerType, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """Integer divide / remainder with XLA's (and mlir-hlo's) defined results
+    where the machine instruction traps: `x / 0 = -1` (all ones unsigned),
+    `x % 0 = x`, `INT_MIN / -1 = INT_MIN`, `INT_MIN % -1 = 0`. The division
+    runs on a safe divisor (1) in those cases."""
+    st = signless(t)
+    zero = constant(b, st, 0)
+    one = constant(b, st, 1)
+    by_zero = _op(b, arith.CmpiOp(rhs, zero, "eq"))
+    invalid = by_zero
+    overflow = None
+    if not is_unsigned(t):
+        int_min = constant(b, st, -(1 << (t.width.data - 1)))
+        is_min = _op(b, arith.CmpiOp(lhs, int_min, "eq"))
+        minus_one = _op(b, arith.CmpiOp(rhs, constant(b, st, -1), "eq"))
+        overflow = _op(b, arith.AndIOp(is_min, minus_one))
+        invalid = _op(b, arith.OrIOp(by_zero, overflow))
+    divisor = _op(b, arith.SelectOp(invalid, one, rhs))
+    if name == "divide":
+        cls = arith.DivUIOp if is_unsigned(t) else arith.DivSIOp
+        result = _op(b, cls(lhs, divisor))  # INT_MIN / 1 = INT_MIN on overflow
+        return _op(b, arith.SelectOp(by_zero, constant(b, st, -1), result))
+    cls = arith.RemUIOp if is_unsigned(t) else arith.RemSIOp
+    result = _op(b, cls(lhs, divisor))  # x % 1 = 0 on overflow
+    return _op(b, arith.SelectOp(by_zero, lhs, result))
 
 
 def _power(b: OpBuilder, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -283,9 +314,7 @@ def convert(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAVal
             return _op(b, arith.UIToFPOp(x, dst))
         return _op(b, arith.SIToFPOp(x, dst))
     if is_float(src) and is_int(dst):
-        if is_unsigned(dst):
-            return _op(b, arith.FPToUIOp(x, signless(dst)))
-        return _op(b, arith.FPToSIOp(x, signless(dst)))
+        return _float_to_int(b, x, src, dst)
     if is_int(src) and is_int(dst):
         assert isinstance(src, IntegerType) and isinstance(dst, IntegerType)
         sw, dw = src.width.data, dst.width.data
@@ -301,12 +330,72 @@ def convert(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAVal
     raise UnsupportedOp(f"no conversion from {src} to {dst}")
 
 
+def _float_to_int(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """XLA's saturating float -> integer conversion: truncation toward zero,
+    out-of-range values clamped to the integer type's bounds, NaN -> 0
+    (`arith.fptosi` / `fptoui` alone give poison there)."""
+    assert isinstance(dst, IntegerType) and isinstance(src, AnyFloat)
+    width = dst.width.data
+    st = signless(dst)
+    # a bound beyond the float type's range (f16 -> i32): only infinities pass it
+    max_finite = 65504.0 if src.name == "f16" else float("inf")  # wider types hold 2**64
+    if is_unsigned(dst):
+        lo, hi = 0, (1 << width) - 1
+        converted = _op(b, arith.FPToUIOp(x, st))
+        # !(x > 0): negative, zero or NaN -> 0
+        low = _op(b, arith.CmpfOp(x, constant(b, src, 0.0), "ule"))
+    else:
+        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        converted = _op(b, arith.FPToSIOp(x, st))
+        if -lo <= max_finite:
+            low = _op(b, arith.CmpfOp(x, constant(b, src, float(lo)), "olt"))
+        else:
+            low = _op(b, arith.CmpfOp(x, constant(b, src, float("-inf")), "oeq"))
+    if hi + 1 <= max_finite:
+        high = _op(b, arith.CmpfOp(x, constant(b, src, float(hi + 1)), "oge"))
+    else:
+        high = _op(b, arith.CmpfOp(x, constant(b, src, float("inf")), "oeq"))
+    result = _op(b, arith.SelectOp(high, constant(b, st, hi), converted))
+    result = _op(b, arith.SelectOp(low, constant(b, st, lo), result))
+    if not is_unsigned(dst):
+        is_nan = _op(b, arith.CmpfOp(x, x, "uno"))
+        result = _op(b, arith.SelectOp(is_nan, constant(b, st, 0), result))
+    return result
+
+
 def compare(b: OpBuilder, direction: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """`lhs <direction> rhs` (EQ/NE/LT/LE/GT/GE) on elements of type `t`, an i1."""
     if is_float(t):
         return _op(b, arith.CmpfOp(lhs, rhs, _CMP_FLOAT[direction]))
     table = _CMP_UINT if (is_unsigned(t) or is_bool(t)) else _CMP_INT
     return _op(b, arith.CmpiOp(lhs, rhs, table[direction]))
+
+
+def total_order_compare(
+    b: OpBuilder, direction: str, t: Attribute, lhs: SSAValue, rhs: SSAValue
+) -> SSAValue:
+    """`lhs <direction> rhs` in XLA's total order of floats of type `t`:
+    -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. The bits are compared as
+    signed integers after flipping every bit but the sign of negative values."""
+    assert isinstance(t, AnyFloat)
+    it = IntegerType(t.bitwidth)
+    shift = constant(b, it, t.bitwidth - 1)
+
+    def key(x: SSAValue) -> SSAValue:
+        bits = _op(b, arith.BitcastOp(x, it))
+        sign = _op(b, arith.ShRSIOp(bits, shift))  # all ones when negative
+        magnitude_mask = _op(b, arith.ShRUIOp(sign, constant(b, it, 1)))
+        return _op(b, arith.XOrIOp(bits, magnitude_mask))
+
+    return _op(b, arith.CmpiOp(key(lhs), key(rhs), _CMP_INT[direction]))
+
+
+def _compare_type(op: Operation) -> str | None:
+    attr = inherent_attr(op, "compare_type")
+    if attr is None:
+        return None
+    data = getattr(attr, "data", attr)
+    return str(getattr(data, "value", data))
 
 
 def _direction(op: Operation) -> str:
@@ -349,6 +438,8 @@ def map_lmhlo_to_scalar(
     if name == "compare":
         direction = _direction(op)
         vs = [cast_to(b, v, signless(v.type)) for v in operands]
+        if is_float(in_type) and _compare_type(op) == "TOTALORDER":
+            return total_order_compare(b, direction, in_type, vs[0], vs[1])
         return compare(b, direction, in_type, vs[0], vs[1])
     if name == "is_finite":
         x = operands[0]
@@ -391,5 +482,6 @@ __all__ = [
     "is_unsigned",
     "map_lmhlo_to_scalar",
     "signless",
+    "total_order_compare",
     "unary",
 ]

@@ -53,9 +53,9 @@ from disc_ir.dialects.hlo_attrs import (
     verify_same_element_types,
 )
 from disc_ir.dialects.hlo_ops_common import (
+    FunctionalSyntaxOp,
     check_element_kind,
     make_op_class,
-    parse_functional_type,
     parse_op_attrs,
     parse_unresolved_list,
     print_op_attrs,
@@ -110,7 +110,7 @@ def _verify_broadcastable(op: Operation, lhs: Attribute, rhs: Attribute) -> None
             )
 
 
-class BroadcastBinaryOp(IRDLOperation):
+class BroadcastBinaryOp(FunctionalSyntaxOp):
     """Base of `chlo.broadcast_*`: `%a, %b {..} : (A, B) -> R`."""
 
     KIND: ClassVar[str] = common.ANY
@@ -120,23 +120,6 @@ class BroadcastBinaryOp(IRDLOperation):
     rhs = operand_def(HloTensor)
     broadcast_dimensions = opt_attr_def(Attribute)
     result = result_def(HloTensor)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BroadcastBinaryOp:
-        pos = parser.pos
-        operands = parse_unresolved_list(parser)
-        attrs = parse_op_attrs(parser)
-        parser.parse_punctuation(":")
-        ins, outs = parse_functional_type(parser, len(operands))
-        values = resolve(parser, operands, ins, pos)
-        return cls.create(operands=values, result_types=outs, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_op_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_operation_type(self)
 
     def verify_(self) -> None:
         for i, t in enumerate((self.lhs.type, self.rhs.type)):
@@ -230,7 +213,7 @@ class BroadcastCompareOp(BroadcastBinaryOp):
 
 
 @irdl_op_definition
-class BroadcastSelectOp(IRDLOperation):
+class BroadcastSelectOp(FunctionalSyntaxOp):
     """Broadcasting `pred ? on_true : on_false`."""
 
     name = "chlo.broadcast_select"
@@ -239,9 +222,6 @@ class BroadcastSelectOp(IRDLOperation):
     on_false = operand_def(HloTensor)
     result = result_def(HloTensor)
     traits = traits_def(Pure())
-
-    parse = classmethod(BroadcastBinaryOp.parse.__func__)  # type: ignore[attr-defined]
-    print = BroadcastBinaryOp.print
 
     def verify_(self) -> None:
         if not is_bool(self.pred.type):
@@ -404,19 +384,10 @@ class ConstantOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:
-        attrs = parse_op_attrs(parser)
-        pos = parser.pos
-        value = parser.parse_attribute()
-        value_type = getattr(value, "type", None)
-        if value_type is None:
-            parser.raise_error("expected a typed elements attribute", pos, parser.pos)
-        attrs["value"] = value
-        return cls.create(attributes=attrs, result_types=[value_type])
+        return common.parse_constant(cls, parser)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        print_op_attrs(printer, self, ("value",))
-        printer.print_string(" ")
-        printer.print_attribute(self.value)
+        common.print_constant(printer, self)
 
 
 @irdl_op_definition

@@ -33,10 +33,12 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     i1,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import AttrConstraint, AttrSizedOperandSegments, IRDLOperation
 from xdsl.irdl.constraints import IntConstraint, VerificationContext
 from xdsl.utils.exceptions import VerifyException
+
+from disc_ir.dialects.hlo_attrs import format_type
 
 # ---------------------------------------------------------------------------
 # Type predicates
@@ -164,25 +166,36 @@ AnyMemRef = TypeConstraint(is_memref, "memref of any type values")
 Index = TypeConstraint(lambda t: isinstance(t, IndexType), "index")
 I64 = TypeConstraint(lambda t: is_signless_int(t, (64,)), "64-bit signless integer")
 
-# mhlo's tensor classes
-HloTensor = TypeConstraint(
-    _tensor_of(is_hlo_element),
-    "tensor of floating-point or pred (AKA boolean or 1-bit integer) or "
+
+def _tensor_and_buffer(
+    pred: Callable[[Attribute], bool], what: str
+) -> tuple[TypeConstraint, TypeConstraint]:
+    """The constraints `tensor of {what}` (mhlo) and `memref of {what}`
+    (lmhlo) on element types satisfying `pred`."""
+    return (
+        TypeConstraint(_tensor_of(pred), f"tensor of {what}"),
+        TypeConstraint(_memref_of(pred), f"memref of {what}"),
+    )
+
+
+# mhlo's tensor classes and lmhlo's buffer classes
+HloTensor, LhloBuffer = _tensor_and_buffer(
+    is_hlo_element,
+    "floating-point or pred (AKA boolean or 1-bit integer) or "
     "4/8/16/32/64-bit signless integer or 4/8/16/32/64-bit unsigned integer or "
     "complex type values",
 )
-HloTensorOrIndexTensor = TypeConstraint(
-    _tensor_of(lambda e: is_hlo_element(e) or isinstance(e, IndexType)),
-    "tensor of pred, integer, floating-point, complex or index values",
+HloTensorOrIndexTensor, LhloBufferOrIndexBuffer = _tensor_and_buffer(
+    lambda e: is_hlo_element(e) or isinstance(e, IndexType),
+    "pred, integer, floating-point, complex or index values",
 )
-HloFpTensor = TypeConstraint(_tensor_of(is_float), "tensor of floating-point values")
-HloIntTensor = TypeConstraint(
-    _tensor_of(is_hlo_int),
-    "tensor of 4/8/16/32/64-bit signless integer or 4/8/16/32/64-bit unsigned integer values",
+HloFpTensor, LhloFpBuffer = _tensor_and_buffer(is_float, "floating-point values")
+HloIntTensor, LhloIntBuffer = _tensor_and_buffer(
+    is_hlo_int,
+    "4/8/16/32/64-bit signless integer or 4/8/16/32/64-bit unsigned integer values",
 )
-HloI32Tensor = TypeConstraint(
-    _tensor_of(lambda e: is_signless_int(e, (32,))),
-    "tensor of 32-bit signless integer values",
+HloI32Tensor, LhloI32Buffer = _tensor_and_buffer(
+    lambda e: is_signless_int(e, (32,)), "32-bit signless integer values"
 )
 HloI64Tensor = TypeConstraint(
     _tensor_of(lambda e: is_signless_int(e, (64,))),
@@ -193,27 +206,6 @@ HloI32OrI64Tensor = TypeConstraint(
     "tensor of 32/64-bit signless integer values",
 )
 HloPredTensor = TypeConstraint(_tensor_of(is_hlo_pred), "tensor of 1-bit signless integer values")
-
-# lmhlo's buffer classes
-LhloBuffer = TypeConstraint(
-    _memref_of(is_hlo_element),
-    "memref of floating-point or pred (AKA boolean or 1-bit integer) or "
-    "4/8/16/32/64-bit signless integer or 4/8/16/32/64-bit unsigned integer or "
-    "complex type values",
-)
-LhloBufferOrIndexBuffer = TypeConstraint(
-    _memref_of(lambda e: is_hlo_element(e) or isinstance(e, IndexType)),
-    "memref of pred, integer, floating-point, complex or index values",
-)
-LhloFpBuffer = TypeConstraint(_memref_of(is_float), "memref of floating-point values")
-LhloIntBuffer = TypeConstraint(
-    _memref_of(is_hlo_int),
-    "memref of 4/8/16/32/64-bit signless integer or 4/8/16/32/64-bit unsigned integer values",
-)
-LhloI32Buffer = TypeConstraint(
-    _memref_of(lambda e: is_signless_int(e, (32,))),
-    "memref of 32-bit signless integer values",
-)
 LhloPredBuffer = TypeConstraint(
     _memref_of(is_hlo_pred), "memref of pred (AKA boolean or 1-bit integer) values"
 )
@@ -271,6 +263,21 @@ def elements_count(attr: Attribute | None) -> int:
     if isinstance(attr, DenseIntOrFPElementsAttr):
         return len(attr)
     return 0
+
+
+def require_ranked(*values: SSAValue) -> None:
+    """Raise unless every value has a ranked type."""
+    for v in values:
+        if rank(v.type) is None:
+            raise VerifyException(f"only support ranked types, got {format_type(v.type)}")
+
+
+def check_ranks(op: Operation, *rules: tuple[str, int, str]) -> None:
+    """Check `(field, rank, message)` rules in order: raise `message` when
+    the rank of `op.<field>`'s type is not `rank` (unranked never matches)."""
+    for field, expected, message in rules:
+        if rank(getattr(op, field).type) != expected:
+            raise VerifyException(message)
 
 
 # ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, opt_attr_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -361,3 +361,181 @@ def print_operand_list(printer: Printer, values: Sequence[SSAValue]) -> None:
 
 def is_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType | UnrankedTensorType)
+
+
+# ---------------------------------------------------------------------------
+# Shared custom forms
+# ---------------------------------------------------------------------------
+
+
+def parse_functional_tail(
+    cls: type[IRDLOperation],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    pos: int,
+    extra: dict[str, Attribute] | None = None,
+) -> IRDLOperation:
+    """`attr-dict : functional-type` after the already parsed `operands`
+    (parsed from `pos`): builds `cls` with the attributes plus `extra`."""
+    attrs = parse_op_attrs(parser)
+    attrs.update(extra or {})
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, len(operands))
+    values = resolve(parser, operands, ins, pos)
+    return cls.create(operands=values, result_types=outs, attributes=attrs)
+
+
+def print_functional_tail(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> None:
+    """` {attrs} : (A, B) -> R`, without the attributes in `elided`."""
+    print_op_attrs(printer, op, elided)
+    printer.print_string(" : ")
+    printer.print_operation_type(op)
+
+
+class FunctionalSyntaxOp(IRDLOperation):
+    """Base of ops whose custom form is `dialect.op %a, %b {..} : (..) -> ..`
+    (`operands attr-dict : functional-type(operands, results)`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IRDLOperation:
+        pos = parser.pos
+        return parse_functional_tail(cls, parser, parse_unresolved_list(parser), pos)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_functional_tail(printer, self)
+
+
+class ReturnSyntaxOp(IRDLOperation):
+    """Base of region terminators printed `dialect.return %a, %b : T, U`
+    (`attr-dict ($operands^ : type($operands))?`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IRDLOperation:
+        pos = parser.pos
+        operands = parse_unresolved_list(parser)
+        attrs = parse_op_attrs(parser)
+        types: list[Attribute] = []
+        if operands:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = resolve(parser, operands, types, pos)
+        return cls.create(operands=values, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.operands, printer.print_operand)
+        print_op_attrs(printer, self)
+        if self.operands:
+            printer.print_string(" : ")
+            printer.print_list(self.operand_types, printer.print_attribute)
+
+
+def parse_constant(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
+    """`attr-dict <typed elements attribute>` (`mhlo.constant dense<1.0> :
+    tensor<f32>`): the attribute is `value`, its type the result type."""
+    attrs = parse_op_attrs(parser)
+    pos = parser.pos
+    value = parser.parse_attribute()
+    value_type = getattr(value, "type", None)
+    if value_type is None:
+        parser.raise_error("expected a typed elements attribute", pos, parser.pos)
+    attrs["value"] = value
+    return cls.create(attributes=attrs, result_types=[value_type])
+
+
+def print_constant(printer: Printer, op: Operation) -> None:
+    """The custom form parsed by `parse_constant`."""
+    print_op_attrs(printer, op, ("value",))
+    printer.print_string(" ")
+    printer.print_attribute(op.attributes["value"])
+
+
+# ---------------------------------------------------------------------------
+# Pieces of the reduce syntax (mhlo.reduce, stablehlo.reduce)
+# ---------------------------------------------------------------------------
+
+
+def parse_reduce_operands(
+    parser: Parser,
+) -> tuple[list[UnresolvedOperand], list[UnresolvedOperand]]:
+    """`(%x init: %a), (%y init: %b)` -> the inputs and the init values."""
+    inputs: list[UnresolvedOperand] = []
+    inits: list[UnresolvedOperand] = []
+    while True:
+        parser.parse_optional_punctuation(",")
+        if parser.parse_optional_punctuation("(") is None:
+            return inputs, inits
+        inputs.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("init")
+        parser.parse_punctuation(":")
+        inits.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(")")
+
+
+def print_reduce_operands(
+    printer: Printer, inputs: Sequence[SSAValue], inits: Sequence[SSAValue]
+) -> None:
+    """The form parsed by `parse_reduce_operands`."""
+    for i, (x, init) in enumerate(zip(inputs, inits, strict=False)):
+        printer.print_string(", " if i else "")
+        printer.print_string("(")
+        printer.print_operand(x)
+        printer.print_string(" init: ")
+        printer.print_operand(init)
+        printer.print_string(")")
+
+
+def parse_across_dimensions(parser: Parser) -> list[int]:
+    """`across dimensions = [1, 2]`."""
+    parser.parse_keyword("across")
+    parser.parse_keyword("dimensions")
+    parser.parse_punctuation("=")
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+
+
+def parse_reducer_region(parser: Parser) -> Region:
+    """`reducer(%a: T, %b: T) (%c: U, %d: U) {..}`: element/accumulator pairs
+    (each argument may carry a location), then the body; the block arguments
+    are all element arguments followed by all accumulators."""
+    parser.parse_keyword("reducer")
+    elems: list[Parser.Argument] = []
+    accs: list[Parser.Argument] = []
+    while parser.parse_optional_punctuation("(") is not None:
+        elems.append(parser.parse_argument())
+        parser.parse_optional_location()
+        parser.parse_punctuation(",")
+        accs.append(parser.parse_argument())
+        parser.parse_optional_location()
+        parser.parse_punctuation(")")
+    return parser.parse_region(elems + accs)
+
+
+def print_reducer_region(printer: Printer, region: Region, num_inputs: int) -> None:
+    """The form parsed by `parse_reducer_region`, on a new line."""
+    printer._print_new_line()  # noqa: SLF001
+    printer.print_string(" reducer")
+    block = region.blocks.first
+    assert block is not None
+    for i in range(num_inputs):
+        printer.print_string("(")
+        printer.print_block_argument(block.args[i])
+        printer.print_string(", ")
+        printer.print_block_argument(block.args[i + num_inputs])
+        printer.print_string(") ")
+    printer.print_string(" ")
+    printer.print_region(region, print_entry_block_args=False)
+
+
+def compact_reducer_region(
+    inner_cls: type[Operation], element: Attribute, return_cls: type[Operation]
+) -> Region:
+    """The body a compact `applies <inner-op>` reduce stands for:
+    `^bb(%a, %b: tensor<T>): %r = inner-op %a, %b; return %r`."""
+    scalar = TensorType(element, [])
+    block = Block(arg_types=[scalar, scalar])
+    inner = inner_cls.create(operands=list(block.args), result_types=[scalar])
+    block.add_ops([inner, return_cls.create(operands=[inner.results[0]])])
+    return Region(block)

@@ -46,9 +46,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from disc_ir.dialects.disc_common import (
-    BoolElementsAttr,
     I64Attr,
-    I64ElementsAttr,
     LegacyOperandSegments,
     LhloBuffer,
     LhloBufferOrIndexBuffer,
@@ -60,25 +58,28 @@ from disc_ir.dialects.disc_common import (
     OperandSegmentsMixin,
     bool_attr,
     bool_value,
+    check_ranks,
     has_static_shape,
     int_value,
     rank,
+    require_ranked,
 )
 from disc_ir.dialects.hlo_attrs import (
-    ConvDimensionNumbersAttr,
     DotDimensionNumbersAttr,
     format_type,
     ints,
     shapes_compatible,
 )
 from disc_ir.dialects.mhlo_disc import (
+    FILL_EMPTY_ROWS_INPUT_RANKS,
     REDUCTION_MEAN,
+    SEGMENT_REDUCTION_RANKS,
+    SEGMENT_REDUCTION_WITH_EMPTY_ROWS_RANKS,
     CustomCallV2Base,
     QuantizedComputeBase,
+    QuantizedConvBase,
     ReductionModeAttr,
-    custom_call_v2_attributes,
     verify_conv_attributes,
-    verify_custom_call_v2_layouts,
     verify_dot_dimension_numbers,
     verify_quantized_compute,
 )
@@ -86,12 +87,6 @@ from disc_ir.dialects.mhlo_disc import (
 
 def _read_write():
     return traits_def(MemoryReadEffect(), MemoryWriteEffect())
-
-
-def _require_ranked(*values: SSAValue) -> None:
-    for v in values:
-        if rank(v.type) is None:
-            raise VerifyException(f"only support ranked types, got {format_type(v.type)}")
 
 
 # ---------------------------------------------------------------------------
@@ -261,38 +256,8 @@ class CustomCallV2Op(CustomCallV2Base):
     name = "lmhlo_disc.custom_call_v2"
 
     args = var_operand_def(LhloBufferOrIndexBuffer)
-    call_target_name = attr_def(StringAttr)
-    custom_attrs = attr_def(DictionaryAttr)
-    has_side_effect = opt_attr_def(BoolAttr)
-    device = opt_attr_def(StringAttr)
-    input_placements = opt_attr_def(StringAttr)
-    output_placements = opt_attr_def(StringAttr)
-    input_layouts = opt_attr_def(StringAttr)
-    output_layouts = opt_attr_def(StringAttr)
-    expected_input_layouts = opt_attr_def(StringAttr)
-    expected_output_layouts = opt_attr_def(StringAttr)
     res = var_result_def(LhloBufferOrIndexBuffer)
     traits = _read_write()
-
-    def __init__(
-        self,
-        args: Sequence[SSAValue | Operation],
-        result_types: Sequence[Attribute],
-        call_target_name: str,
-        custom_attrs: DictionaryAttr | dict[str, Attribute] | None = None,
-        has_side_effect: bool = False,
-        **strings: str,
-    ):
-        super().__init__(
-            operands=[list(args)],
-            result_types=[list(result_types)],
-            attributes=custom_call_v2_attributes(
-                call_target_name, custom_attrs, has_side_effect, **strings
-            ),
-        )
-
-    def verify_(self) -> None:
-        verify_custom_call_v2_layouts(self)
 
 
 # ---------------------------------------------------------------------------
@@ -412,9 +377,6 @@ class QuantizedDotGeneralOp(QuantizedComputeBase):
     result_zero_point = operand_def(LhloI32Buffer)
     result = operand_def(LhloIntBuffer)
     dot_dimension_numbers = attr_def(DotDimensionNumbersAttr)
-    use_symmetric = opt_attr_def(BoolAttr)
-    axis = opt_attr_def(I64ElementsAttr)
-    use_dynamic = opt_attr_def(BoolAttr)
     traits = _read_write()
 
     def verify_(self) -> None:
@@ -425,7 +387,7 @@ class QuantizedDotGeneralOp(QuantizedComputeBase):
 
 
 @irdl_op_definition
-class QuantizedDynamicConvOp(QuantizedComputeBase):
+class QuantizedDynamicConvOp(QuantizedConvBase):
     """`lmhlo_disc.quantized_dynamic_conv`: buffer form of
     `mhlo_disc.quantized_dynamic_conv`; the last operand is the result."""
 
@@ -441,17 +403,6 @@ class QuantizedDynamicConvOp(QuantizedComputeBase):
     result_scale = operand_def(LhloFpBuffer)
     result_zero_point = operand_def(LhloI32Buffer)
     result = operand_def(LhloIntBuffer)
-    window_strides = opt_attr_def(I64ElementsAttr)
-    padding = opt_attr_def(I64ElementsAttr)
-    lhs_dilation = opt_attr_def(I64ElementsAttr)
-    rhs_dilation = opt_attr_def(I64ElementsAttr)
-    window_reversal = opt_attr_def(BoolElementsAttr)
-    dimension_numbers = attr_def(ConvDimensionNumbersAttr)
-    feature_group_count = attr_def(I64Attr)
-    batch_group_count = attr_def(I64Attr)
-    use_symmetric = opt_attr_def(BoolAttr)
-    axis = opt_attr_def(I64ElementsAttr)
-    use_dynamic = opt_attr_def(BoolAttr)
     traits = _read_write()
 
     def verify_(self) -> None:
@@ -479,7 +430,7 @@ class SparseReshapeOp(IRDLOperation):
     traits = _read_write()
 
     def verify_(self) -> None:
-        _require_ranked(*self.operands)
+        require_ranked(*self.operands)
         if rank(self.input_indices.type) != 2 or rank(self.output_indices.type) != 2:
             raise VerifyException("Input/Output indices must be a matrix.")
         if any(rank(v.type) != 1 for v in (self.input_shape, self.new_shape, self.output_shape)):
@@ -505,13 +456,8 @@ class SparseFillEmptyRowsOp(IRDLOperation):
     traits = _read_write()
 
     def verify_(self) -> None:
-        _require_ranked(*self.operands)
-        if rank(self.indices.type) != 2:
-            raise VerifyException("indices must be a matrix")
-        if rank(self.values.type) != 1:
-            raise VerifyException("values must be a vector")
-        if rank(self.default_value.type) != 0:
-            raise VerifyException("default_value must be a scalar")
+        require_ranked(*self.operands)
+        check_ranks(self, *FILL_EMPTY_ROWS_INPUT_RANKS)
         if not has_static_shape(self.dense_shape.type) or rank(self.dense_shape.type) != 1:
             raise VerifyException("dense_shape must be a vector of static shape")
         if rank(self.output_indices.type) != 2:
@@ -541,11 +487,8 @@ class SparseSegmentReductionOp(IRDLOperation):
         return int_value(self, "reduction_mode", REDUCTION_MEAN)
 
     def verify_(self) -> None:
-        _require_ranked(*self.operands)
-        if rank(self.indices.type) != 1:
-            raise VerifyException("indices should be a vector")
-        if rank(self.segment_ids.type) != 1:
-            raise VerifyException("segment_ids should be a vector")
+        require_ranked(*self.operands)
+        check_ranks(self, *SEGMENT_REDUCTION_RANKS)
         if rank(self.output.type) != rank(self.data.type):
             raise VerifyException("output must have the same rank as input")
 
@@ -571,17 +514,11 @@ class SparseSegmentReductionWithEmptyRowsOp(IRDLOperation):
         return int_value(self, "reduction_mode", REDUCTION_MEAN)
 
     def verify_(self) -> None:
-        _require_ranked(*self.operands)
-        if rank(self.indices.type) != 2:
-            raise VerifyException("indices should be a matrix")
-        if rank(self.unfilled_segment_ids.type) != 1:
-            raise VerifyException("unfilled_segment_ids should be a vector")
-        if rank(self.data.type) != 2:
-            raise VerifyException("input must be matrix since other rank is not supported")
+        require_ranked(*self.operands)
+        check_ranks(self, *SEGMENT_REDUCTION_WITH_EMPTY_ROWS_RANKS)
         if rank(self.output.type) != rank(self.data.type):
             raise VerifyException("output must have the same rank as input")
-        if rank(self.empty_row_indicator.type) != 1:
-            raise VerifyException("empty_row_indicator must be a vector")
+        check_ranks(self, ("empty_row_indicator", 1, "empty_row_indicator must be a vector"))
 
 
 @irdl_op_definition

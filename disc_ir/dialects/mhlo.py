@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     i32,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -101,13 +101,17 @@ from disc_ir.dialects.hlo_ops_common import (
     UNARY_ELEMENTWISE,
     ConvolutionAttributes,
     ElementwiseSpec,
+    FunctionalSyntaxOp,
+    ReturnSyntaxOp,
     check_element_kind,
     expected_result_element,
     make_op_class,
+    parse_functional_tail,
     parse_functional_type,
     parse_op_attrs,
     parse_same_operands_and_result_type,
     parse_unresolved_list,
+    print_functional_tail,
     print_op_attrs,
     print_same_operands_and_result_type,
     resolve,
@@ -153,14 +157,7 @@ class ConstantOp(IRDLOperation):
             parser.parse_punctuation(":")
             _, outputs = parse_functional_type(parser, 0)
             return cls.create(attributes=attrs, result_types=outputs)
-        attrs = parse_op_attrs(parser)
-        pos = parser.pos
-        value = parser.parse_attribute()
-        value_type = getattr(value, "type", None)
-        if value_type is None:
-            parser.raise_error("expected a typed elements attribute", pos, parser.pos)
-        attrs["value"] = value
-        return cls.create(attributes=attrs, result_types=[value_type])
+        return common.parse_constant(cls, parser)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
         value_type = getattr(self.value, "type", None)
@@ -171,9 +168,7 @@ class ConstantOp(IRDLOperation):
             printer.print_string(" : ")
             printer.print_operation_type(self)
             return
-        print_op_attrs(printer, self, ("value",))
-        printer.print_string(" ")
-        printer.print_attribute(self.value)
+        common.print_constant(printer, self)
 
     def verify_(self) -> None:
         value_type = getattr(self.value, "type", None)
@@ -569,25 +564,7 @@ class ClampOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
-class FunctionalSyntaxOp(IRDLOperation):
-    """Base of ops whose custom form is `mhlo.op %a, %b {..} : (..) -> ..`."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> FunctionalSyntaxOp:
-        pos = parser.pos
-        operands = parse_unresolved_list(parser)
-        attrs = parse_op_attrs(parser)
-        parser.parse_punctuation(":")
-        ins, outs = parse_functional_type(parser, len(operands))
-        values = resolve(parser, operands, ins, pos)
-        return cls.create(operands=values, result_types=outs, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_op_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_operation_type(self)
+# (the base: hlo_ops_common.FunctionalSyntaxOp)
 
 
 @irdl_op_definition
@@ -1526,14 +1503,7 @@ class ReduceOp(IRDLOperation):
         return inner if list(ret.operands) == list(inner.results) else None
 
     def print(self, printer: Printer) -> None:
-        pairs = zip(self.inputs, self.init_values, strict=False)
-        for i, (x, init) in enumerate(pairs):
-            printer.print_string(", " if i else "")
-            printer.print_string("(")
-            printer.print_operand(x)
-            printer.print_string(" init: ")
-            printer.print_operand(init)
-            printer.print_string(")")
+        common.print_reduce_operands(printer, self.inputs, self.init_values)
         dims = ", ".join(str(d) for d in ints(self.dimensions))
         inner = self._compact_inner_op()
         if inner is not None:
@@ -1545,53 +1515,21 @@ class ReduceOp(IRDLOperation):
         print_op_attrs(printer, self, ("dimensions",))
         printer.print_string(" : ")
         printer.print_operation_type(self)
-        printer._print_new_line()  # noqa: SLF001
-        printer.print_string(" reducer")
-        block = self.body.blocks[0]
-        n = len(self.inputs)
-        for i in range(n):
-            printer.print_string("(")
-            printer.print_block_argument(block.args[i])
-            printer.print_string(", ")
-            printer.print_block_argument(block.args[i + n])
-            printer.print_string(") ")
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        common.print_reducer_region(printer, self.body, len(self.inputs))
 
     @classmethod
     def parse(cls, parser: Parser) -> ReduceOp:
         pos = parser.pos
-        inputs: list[UnresolvedOperand] = []
-        inits: list[UnresolvedOperand] = []
-        while True:
-            parser.parse_optional_punctuation(",")
-            if parser.parse_optional_punctuation("(") is None:
-                break
-            inputs.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("init")
-            parser.parse_punctuation(":")
-            inits.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
+        inputs, inits = common.parse_reduce_operands(parser)
         if parser.parse_optional_keyword("applies") is not None:
             return cls._parse_compact(parser, pos, inputs + inits)
-        parser.parse_keyword("across")
-        parser.parse_keyword("dimensions")
-        parser.parse_punctuation("=")
-        dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        dims = common.parse_across_dimensions(parser)
         attrs = parse_op_attrs(parser)
         attrs["dimensions"] = i64_elements(dims)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser, len(inputs) * 2)
-        parser.parse_keyword("reducer")
-        elems: list[Parser.Argument] = []
-        accs: list[Parser.Argument] = []
-        while parser.parse_optional_punctuation("(") is not None:
-            elems.append(parser.parse_argument())
-            parser.parse_punctuation(",")
-            accs.append(parser.parse_argument())
-            parser.parse_punctuation(")")
         values = resolve(parser, inputs + inits, ins, pos)
-        region = parser.parse_region(elems + accs)
+        region = common.parse_reducer_region(parser)
         return cls.create(operands=values, result_types=outs, attributes=attrs, regions=[region])
 
     @classmethod
@@ -1613,24 +1551,18 @@ class ReduceOp(IRDLOperation):
                 name_pos,
                 parser.pos,
             )
-        parser.parse_keyword("across")
-        parser.parse_keyword("dimensions")
-        parser.parse_punctuation("=")
-        dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        dims = common.parse_across_dimensions(parser)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser, len(operands))
         if not ins:
             parser.raise_error("input types missing in reduce-op function type")
         values = resolve(parser, operands, ins, pos)
-        scalar = TensorType(element_type_of(ins[0]), [])
-        block = Block(arg_types=[scalar, scalar])
-        inner = inner_cls.create(operands=list(block.args), result_types=[scalar])
-        block.add_ops([inner, ReturnOp.create(operands=[inner.results[0]])])
+        region = common.compact_reducer_region(inner_cls, element_type_of(ins[0]), ReturnOp)
         return cls.create(
             operands=values,
             result_types=outs,
             attributes={"dimensions": i64_elements(dims)},
-            regions=[Region(block)],
+            regions=[region],
         )
 
     def verify_(self) -> None:
@@ -1838,33 +1770,12 @@ class CopyOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(ReturnSyntaxOp):
     """Terminator of mhlo regions: `mhlo.return %a : tensor<f32>`."""
 
     name = "mhlo.return"
     results_ = var_operand_def(AnyAttr())
     traits = traits_def(IsTerminator(), Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        pos = parser.pos
-        operands = parse_unresolved_list(parser)
-        attrs = parse_op_attrs(parser)
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = resolve(parser, operands, types, pos)
-        return cls.create(operands=values, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_operand)
-        print_op_attrs(printer, self)
-        if self.operands:
-            printer.print_string(" : ")
-            printer.print_list(self.operand_types, printer.print_attribute)
 
 
 @irdl_op_definition
@@ -1895,12 +1806,8 @@ class CustomCallOp(IRDLOperation):
         parser.parse_punctuation("(")
         operands = parse_unresolved_list(parser)
         parser.parse_punctuation(")")
-        attrs = parse_op_attrs(parser)
-        attrs["call_target_name"] = StringAttr(target)
-        parser.parse_punctuation(":")
-        ins, outs = parse_functional_type(parser, len(operands))
-        values = resolve(parser, operands, ins, pos)
-        return cls.create(operands=values, result_types=outs, attributes=attrs)
+        extra = {"call_target_name": StringAttr(target)}
+        return parse_functional_tail(cls, parser, operands, pos, extra)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1908,9 +1815,7 @@ class CustomCallOp(IRDLOperation):
         printer.print_string("(")
         printer.print_list(self.inputs, printer.print_operand)
         printer.print_string(")")
-        print_op_attrs(printer, self, ("call_target_name",))
-        printer.print_string(" : ")
-        printer.print_operation_type(self)
+        print_functional_tail(printer, self, ("call_target_name",))
 
     def verify_(self) -> None:
         if (self.operand_layouts is None) != (self.result_layouts is None):

@@ -63,17 +63,18 @@ from disc_ir.dialects.disc_common import (
     TypeConstraint,
     bool_attr,
     bool_value,
+    check_ranks,
     elements_count,
     has_static_shape,
     int_value,
     rank,
+    require_ranked,
     shape,
     str_value,
 )
 from disc_ir.dialects.hlo_attrs import (
     ConvDimensionNumbersAttr,
     DotDimensionNumbersAttr,
-    format_type,
     shapes_compatible,
 )
 from disc_ir.ir.naming import register_result_namer
@@ -280,8 +281,40 @@ def custom_call_v2_attributes(
 
 
 class CustomCallV2Base(IRDLOperation):
-    """Accessors shared by `mhlo_disc.custom_call_v2` and
-    `lmhlo_disc.custom_call_v2`."""
+    """The attributes, builder, verifier and accessors shared by
+    `mhlo_disc.custom_call_v2` and `lmhlo_disc.custom_call_v2`; subclasses
+    declare `args` (operands) and `res` (results)."""
+
+    call_target_name = attr_def(StringAttr)
+    custom_attrs = attr_def(DictionaryAttr)
+    has_side_effect = opt_attr_def(BoolAttr)
+    device = opt_attr_def(StringAttr)
+    input_placements = opt_attr_def(StringAttr)
+    output_placements = opt_attr_def(StringAttr)
+    input_layouts = opt_attr_def(StringAttr)
+    output_layouts = opt_attr_def(StringAttr)
+    expected_input_layouts = opt_attr_def(StringAttr)
+    expected_output_layouts = opt_attr_def(StringAttr)
+
+    def __init__(
+        self,
+        args: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        call_target_name: str,
+        custom_attrs: DictionaryAttr | dict[str, Attribute] | None = None,
+        has_side_effect: bool = False,
+        **strings: str,
+    ):
+        super().__init__(
+            operands=[list(args)],
+            result_types=[list(result_types)],
+            attributes=custom_call_v2_attributes(
+                call_target_name, custom_attrs, has_side_effect, **strings
+            ),
+        )
+
+    def verify_(self) -> None:
+        verify_custom_call_v2_layouts(self)
 
     def get_has_side_effect(self) -> bool:
         """`has_side_effect`, false when absent."""
@@ -307,37 +340,7 @@ class CustomCallV2Op(CustomCallV2Base):
     name = "mhlo_disc.custom_call_v2"
 
     args = var_operand_def(HloTensorOrIndexTensor)
-    call_target_name = attr_def(StringAttr)
-    custom_attrs = attr_def(DictionaryAttr)
-    has_side_effect = opt_attr_def(BoolAttr)
-    device = opt_attr_def(StringAttr)
-    input_placements = opt_attr_def(StringAttr)
-    output_placements = opt_attr_def(StringAttr)
-    input_layouts = opt_attr_def(StringAttr)
-    output_layouts = opt_attr_def(StringAttr)
-    expected_input_layouts = opt_attr_def(StringAttr)
-    expected_output_layouts = opt_attr_def(StringAttr)
     res = var_result_def(HloTensorOrIndexTensor)
-
-    def __init__(
-        self,
-        args: Sequence[SSAValue | Operation],
-        result_types: Sequence[Attribute],
-        call_target_name: str,
-        custom_attrs: DictionaryAttr | dict[str, Attribute] | None = None,
-        has_side_effect: bool = False,
-        **strings: str,
-    ):
-        super().__init__(
-            operands=[list(args)],
-            result_types=[list(result_types)],
-            attributes=custom_call_v2_attributes(
-                call_target_name, custom_attrs, has_side_effect, **strings
-            ),
-        )
-
-    def verify_(self) -> None:
-        verify_custom_call_v2_layouts(self)
 
 
 # ---------------------------------------------------------------------------
@@ -361,18 +364,14 @@ def verify_quant(op: Operation, input: SSAValue, scale: SSAValue, zero_point: SS
         )
 
 
-class _QuantBase(IRDLOperation):
-    input = operand_def(HloFpTensor)
-    scale = operand_def(HloFpTensor)
-    zero_point = operand_def(HloI32Tensor)
+class QuantizedComputeBase(IRDLOperation):
+    """The quantization attributes (`use_symmetric`, `axis`, `use_dynamic`)
+    and their accessors, shared by the quantize ops and the quantized dot/conv
+    ops of both dialects."""
+
     use_symmetric = opt_attr_def(BoolAttr)
     axis = opt_attr_def(I64ElementsAttr)
     use_dynamic = opt_attr_def(BoolAttr)
-    round_mode = opt_attr_def(RoundModeAttr)
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        verify_quant(self, self.input, self.scale, self.zero_point)
 
     def get_use_symmetric(self) -> bool:
         """`use_symmetric`, true when absent."""
@@ -381,6 +380,17 @@ class _QuantBase(IRDLOperation):
     def get_use_dynamic(self) -> bool:
         """`use_dynamic`, false when absent."""
         return bool_value(self, "use_dynamic", False)
+
+
+class _QuantBase(QuantizedComputeBase):
+    input = operand_def(HloFpTensor)
+    scale = operand_def(HloFpTensor)
+    zero_point = operand_def(HloI32Tensor)
+    round_mode = opt_attr_def(RoundModeAttr)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        verify_quant(self, self.input, self.scale, self.zero_point)
 
     def get_round_mode(self) -> int:
         """`round_mode`, RoundHalfAwayFromZero (0) when absent."""
@@ -485,18 +495,6 @@ def verify_dot_dimension_numbers(
             seen.add(d)
 
 
-class QuantizedComputeBase(IRDLOperation):
-    """Accessors shared by the quantized dot/conv ops of both dialects."""
-
-    def get_use_symmetric(self) -> bool:
-        """`use_symmetric`, true when absent."""
-        return bool_value(self, "use_symmetric", True)
-
-    def get_use_dynamic(self) -> bool:
-        """`use_dynamic`, false when absent."""
-        return bool_value(self, "use_dynamic", False)
-
-
 @irdl_op_definition
 class QuantizedDotGeneralOp(QuantizedComputeBase):
     """`mhlo_disc.quantized_dot_general`: dot_general of quantized inputs."""
@@ -512,9 +510,6 @@ class QuantizedDotGeneralOp(QuantizedComputeBase):
     result_scale = operand_def(HloFpTensor)
     result_zero_point = operand_def(HloI32Tensor)
     dot_dimension_numbers = attr_def(DotDimensionNumbersAttr)
-    use_symmetric = opt_attr_def(BoolAttr)
-    axis = opt_attr_def(I64ElementsAttr)
-    use_dynamic = opt_attr_def(BoolAttr)
     result = result_def(HloTensor)
     traits = traits_def(Pure())
 
@@ -555,8 +550,23 @@ def verify_conv_attributes(op: Operation, input_rank: int | None) -> None:
             raise VerifyException(f"{name} must be positive, got {int_value(op, name, 1)}")
 
 
+class QuantizedConvBase(QuantizedComputeBase):
+    """The convolution attributes of `quantized_dynamic_conv` (both
+    dialects): window, padding, dilations, reversal, dimension numbers and
+    group counts, on top of the quantization attributes."""
+
+    window_strides = opt_attr_def(I64ElementsAttr)
+    padding = opt_attr_def(I64ElementsAttr)
+    lhs_dilation = opt_attr_def(I64ElementsAttr)
+    rhs_dilation = opt_attr_def(I64ElementsAttr)
+    window_reversal = opt_attr_def(BoolElementsAttr)
+    dimension_numbers = attr_def(ConvDimensionNumbersAttr)
+    feature_group_count = attr_def(I64Attr)
+    batch_group_count = attr_def(I64Attr)
+
+
 @irdl_op_definition
-class QuantizedDynamicConvOp(QuantizedComputeBase):
+class QuantizedDynamicConvOp(QuantizedConvBase):
     """`mhlo_disc.quantized_dynamic_conv`: convolution of quantized inputs with
     a runtime padding operand `d_padding`."""
 
@@ -571,17 +581,6 @@ class QuantizedDynamicConvOp(QuantizedComputeBase):
     weight_zero_point = operand_def(HloI32Tensor)
     result_scale = operand_def(HloFpTensor)
     result_zero_point = operand_def(HloI32Tensor)
-    window_strides = opt_attr_def(I64ElementsAttr)
-    padding = opt_attr_def(I64ElementsAttr)
-    lhs_dilation = opt_attr_def(I64ElementsAttr)
-    rhs_dilation = opt_attr_def(I64ElementsAttr)
-    window_reversal = opt_attr_def(BoolElementsAttr)
-    dimension_numbers = attr_def(ConvDimensionNumbersAttr)
-    feature_group_count = attr_def(I64Attr)
-    batch_group_count = attr_def(I64Attr)
-    use_symmetric = opt_attr_def(BoolAttr)
-    axis = opt_attr_def(I64ElementsAttr)
-    use_dynamic = opt_attr_def(BoolAttr)
     result = result_def(HloTensor)
     traits = traits_def(Pure())
 
@@ -626,10 +625,21 @@ class SparseReshapeOp(IRDLOperation):
             raise VerifyException("Input/Output shape and new shape must be a vector.")
 
 
-def _require_ranked(*values: SSAValue) -> None:
-    for v in values:
-        if rank(v.type) is None:
-            raise VerifyException(f"only support ranked types, got {format_type(v.type)}")
+# Rank rules (field, rank, message) shared with lmhlo_disc's buffer forms.
+FILL_EMPTY_ROWS_INPUT_RANKS = (
+    ("indices", 2, "indices must be a matrix"),
+    ("values", 1, "values must be a vector"),
+    ("default_value", 0, "default_value must be a scalar"),
+)
+SEGMENT_REDUCTION_RANKS = (
+    ("indices", 1, "indices should be a vector"),
+    ("segment_ids", 1, "segment_ids should be a vector"),
+)
+SEGMENT_REDUCTION_WITH_EMPTY_ROWS_RANKS = (
+    ("indices", 2, "indices should be a matrix"),
+    ("unfilled_segment_ids", 1, "unfilled_segment_ids should be a vector"),
+    ("data", 2, "input must be matrix since other rank is not supported"),
+)
 
 
 @irdl_op_definition
@@ -650,13 +660,8 @@ class SparseFillEmptyRowsOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        _require_ranked(self.indices, self.values, self.default_value)
-        if rank(self.indices.type) != 2:
-            raise VerifyException("indices must be a matrix")
-        if rank(self.values.type) != 1:
-            raise VerifyException("values must be a vector")
-        if rank(self.default_value.type) != 0:
-            raise VerifyException("default_value must be a scalar")
+        require_ranked(self.indices, self.values, self.default_value)
+        check_ranks(self, *FILL_EMPTY_ROWS_INPUT_RANKS)
         if not has_static_shape(self.dense_shape.type):
             raise VerifyException(
                 "DISC only support static-rank optimization, thus dense_shape "
@@ -664,7 +669,7 @@ class SparseFillEmptyRowsOp(IRDLOperation):
             )
         if rank(self.dense_shape.type) != 1:
             raise VerifyException("dense_shape must be a vector")
-        _require_ranked(*self.results)
+        require_ranked(*self.results)
         if rank(self.output_indices.type) != 2:
             raise VerifyException("output_indices must be a matrix")
         if any(rank(r.type) != 1 for r in self.results[1:]):
@@ -692,11 +697,8 @@ class SparseSegmentReductionOp(IRDLOperation):
         return int_value(self, "reduction_mode", REDUCTION_MEAN)
 
     def verify_(self) -> None:
-        _require_ranked(self.data, self.indices, self.segment_ids, self.output)
-        if rank(self.indices.type) != 1:
-            raise VerifyException("indices should be a vector")
-        if rank(self.segment_ids.type) != 1:
-            raise VerifyException("segment_ids should be a vector")
+        require_ranked(self.data, self.indices, self.segment_ids, self.output)
+        check_ranks(self, *SEGMENT_REDUCTION_RANKS)
         if has_static_shape(self.indices.type) and has_static_shape(self.segment_ids.type):
             if shape(self.indices.type) != shape(self.segment_ids.type):
                 raise VerifyException("segment_ids and indices should have same size")
@@ -727,18 +729,12 @@ class SparseSegmentReductionWithEmptyRowsOp(IRDLOperation):
         return int_value(self, "reduction_mode", REDUCTION_MEAN)
 
     def verify_(self) -> None:
-        _require_ranked(self.data, self.indices, self.unfilled_segment_ids, self.output)
-        if rank(self.indices.type) != 2:
-            raise VerifyException("indices should be a matrix")
-        if rank(self.unfilled_segment_ids.type) != 1:
-            raise VerifyException("unfilled_segment_ids should be a vector")
-        if rank(self.data.type) != 2:
-            raise VerifyException("input must be matrix since other rank is not supported")
+        require_ranked(self.data, self.indices, self.unfilled_segment_ids, self.output)
+        check_ranks(self, *SEGMENT_REDUCTION_WITH_EMPTY_ROWS_RANKS)
         if rank(self.output.type) != rank(self.data.type):
             raise VerifyException("output must have the same rank as input")
-        _require_ranked(self.empty_row_indicator)
-        if rank(self.empty_row_indicator.type) != 1:
-            raise VerifyException("empty_row_indicator must be a vector")
+        require_ranked(self.empty_row_indicator)
+        check_ranks(self, ("empty_row_indicator", 1, "empty_row_indicator must be a vector"))
 
 
 @irdl_op_definition
@@ -754,7 +750,7 @@ class WhereOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        _require_ranked(self.input, self.index)
+        require_ranked(self.input, self.index)
         if rank(self.index.type) != 2:
             raise VerifyException("output must be a matrix")
 

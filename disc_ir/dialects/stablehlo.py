@@ -59,7 +59,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (
     AttributeDef,
     BaseAttr,
@@ -80,6 +80,7 @@ from xdsl.traits import Commutative, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from disc_ir.dialects import hlo_attrs as ha
+from disc_ir.dialects import hlo_ops_common as common
 from disc_ir.dialects import mhlo
 from disc_ir.dialects.hlo_attrs import element_type_of, ints
 from disc_ir.dialects.hlo_ops_common import (
@@ -514,26 +515,13 @@ class ReduceSyntax(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
         pos = parser.pos
-        operands: list[UnresolvedOperand] = []
-        inits: list[UnresolvedOperand] = []
-        while True:
-            parser.parse_optional_punctuation(",")
-            if parser.parse_optional_punctuation("(") is None:
-                break
-            operands.append(parser.parse_unresolved_operand())
-            parser.parse_keyword("init")
-            parser.parse_punctuation(":")
-            inits.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
+        operands, inits = common.parse_reduce_operands(parser)
         inner_name: str | None = None
         name_pos = parser.pos
         if parser.parse_optional_keyword("applies") is not None:
             name_pos = parser.pos
             inner_name = parser.parse_identifier_or_str_literal()
-        parser.parse_keyword("across")
-        parser.parse_keyword("dimensions")
-        parser.parse_punctuation("=")
-        attrs: dict[str, Attribute] = {"dimensions": _dims(_parse_int_list(parser))}
+        attrs: dict[str, Attribute] = {"dimensions": _dims(common.parse_across_dimensions(parser))}
         attrs |= parse_op_attrs(parser)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser, len(operands) * 2)
@@ -552,24 +540,9 @@ class ReduceSyntax(IRDLOperation):
                     name_pos,
                     parser.pos,
                 )
-            scalar = TensorType(element_type_of(ins[0]), [])
-            block = Block(arg_types=[scalar, scalar])
-            inner = inner_cls.create(operands=list(block.args), result_types=[scalar])
-            block.add_ops([inner, ReturnOp.create(operands=[inner.results[0]])])
-            region = Region(block)
+            region = common.compact_reducer_region(inner_cls, element_type_of(ins[0]), ReturnOp)
         else:
-            parser.parse_keyword("reducer")
-            elems: list[Parser.Argument] = []
-            accs: list[Parser.Argument] = []
-            while parser.parse_optional_punctuation("(") is not None:
-                # each pair may carry locations: `%a: tensor<f32> loc(..)`
-                elems.append(parser.parse_argument())
-                parser.parse_optional_location()
-                parser.parse_punctuation(",")
-                accs.append(parser.parse_argument())
-                parser.parse_optional_location()
-                parser.parse_punctuation(")")
-            region = parser.parse_region(elems + accs)
+            region = common.parse_reducer_region(parser)
         return cls.create(operands=values, result_types=outs, attributes=attrs, regions=[region])
 
     def _compact_inner(self) -> Operation | None:
@@ -597,14 +570,7 @@ class ReduceSyntax(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         n = len(self.operands) // 2
-        pairs = [(self.operands[i], self.operands[i + n]) for i in range(n)]
-        for i, (x, init) in enumerate(pairs):
-            printer.print_string(", " if i else "")
-            printer.print_string("(")
-            printer.print_operand(x)
-            printer.print_string(" init: ")
-            printer.print_operand(init)
-            printer.print_string(")")
+        common.print_reduce_operands(printer, self.operands[:n], self.operands[n:])
         dims = _list_text(ints(self.attributes["dimensions"]))
         inner = self._compact_inner()
         if inner is not None:
@@ -615,18 +581,7 @@ class ReduceSyntax(IRDLOperation):
         print_op_attrs(printer, self, ("dimensions",))
         printer.print_string(" : ")
         printer.print_operation_type(self)
-        printer._print_new_line()  # noqa: SLF001
-        printer.print_string(" reducer")
-        block = self.regions[0].blocks.first
-        assert block is not None
-        for i in range(n):
-            printer.print_string("(")
-            printer.print_block_argument(block.args[i])
-            printer.print_string(", ")
-            printer.print_block_argument(block.args[i + n])
-            printer.print_string(") ")
-        printer.print_string(" ")
-        printer.print_region(self.regions[0], print_entry_block_args=False)
+        common.print_reducer_region(printer, self.regions[0], n)
 
 
 class BorrowedSyntax(IRDLOperation):
@@ -643,29 +598,8 @@ class BorrowedSyntax(IRDLOperation):
         _MHLO_PRINT[self.TWIN](self, printer)
 
 
-class ReturnSyntax(IRDLOperation):
+class ReturnSyntax(common.ReturnSyntaxOp):
     """`stablehlo.return %a, %b : tensor<f32>, tensor<i32>`."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        pos = parser.pos
-        operands = parse_unresolved_list(parser)
-        attrs = parse_op_attrs(parser)
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = resolve(parser, operands, types, pos)
-        return cls.create(operands=values, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_operand)
-        print_op_attrs(printer, self)
-        if self.operands:
-            printer.print_string(" : ")
-            printer.print_list(self.operand_types, printer.print_attribute)
 
 
 # ---------------------------------------------------------------------------
@@ -837,12 +771,8 @@ class CompositeOp(IRDLOperation):
         pos = parser.pos
         name = parser.parse_str_literal()
         operands = parse_unresolved_list(parser)
-        attrs = parse_op_attrs(parser)
-        attrs["name"] = StringAttr(name)
-        parser.parse_punctuation(":")
-        ins, outs = parse_functional_type(parser, len(operands))
-        values = resolve(parser, operands, ins, pos)
-        return cls.create(operands=values, result_types=outs, attributes=attrs)
+        extra = {"name": StringAttr(name)}
+        return common.parse_functional_tail(cls, parser, operands, pos, extra)  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -850,9 +780,7 @@ class CompositeOp(IRDLOperation):
         if self.operands:
             printer.print_string(" ")
             printer.print_list(self.operands, printer.print_operand)
-        print_op_attrs(printer, self, ("name",))
-        printer.print_string(" : ")
-        printer.print_operation_type(self)
+        common.print_functional_tail(printer, self, ("name",))
 
     def verify_(self) -> None:
         if self.decomposition.nested_references.data:

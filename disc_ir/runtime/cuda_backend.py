@@ -57,25 +57,17 @@ class DeviceBackend:
     def mem_free(self, address: int) -> None:
         raise NotImplementedError
 
-    def _enqueue(self, call: str, entry: str, nbytes: int, *args: int) -> None:
-        """Calls the async driver entry point ``entry(*args)`` moving ``nbytes``
-        bytes (nothing when 0); failures raise CudaError naming ``call``."""
-        if nbytes:
-            self._check(call, getattr(self.api, entry)(*args))
-
     def memcpy_htod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        self._enqueue("cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", nbytes, dst, src, nbytes, stream)
+        raise NotImplementedError
 
     def memcpy_dtoh(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        self._enqueue("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", nbytes, dst, src, nbytes, stream)
+        raise NotImplementedError
 
     def memcpy_dtod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        self._enqueue("cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", nbytes, dst, src, nbytes, stream)
+        raise NotImplementedError
 
     def memset_d8(self, dst: int, value: int, nbytes: int, stream: int) -> None:
-        self._enqueue(
-            "cuMemsetD8Async", "cuMemsetD8Async", nbytes, dst, value & 0xFF, nbytes, stream
-        )
+        raise NotImplementedError
 
     def create_stream(self) -> int:
         raise NotImplementedError
@@ -179,33 +171,25 @@ class CudaBackend(DeviceBackend):
     def mem_free(self, address: int) -> None:
         self._check("cuMemFree", self.api.cuMemFree_v2(address))  # type: ignore[attr-defined]
 
-    def memcpy_htod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
+    def _enqueue(self, call: str, entry: str, nbytes: int, *args: int) -> None:
+        """Calls the async driver entry point ``entry(*args)`` moving ``nbytes``
+        bytes (nothing when 0); failures raise CudaError naming ``call``."""
         if nbytes:
-            self._check(
-                "cuMemcpyHtoDAsync",
-                self.api.cuMemcpyHtoDAsync_v2(dst, src, nbytes, stream),  # type: ignore[attr-defined]
-            )
+            self._check(call, getattr(self.api, entry)(*args))
+
+    def memcpy_htod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
+        self._enqueue("cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memcpy_dtoh(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        if nbytes:
-            self._check(
-                "cuMemcpyDtoHAsync",
-                self.api.cuMemcpyDtoHAsync_v2(dst, src, nbytes, stream),  # type: ignore[attr-defined]
-            )
+        self._enqueue("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memcpy_dtod(self, dst: int, src: int, nbytes: int, stream: int) -> None:
-        if nbytes:
-            self._check(
-                "cuMemcpyDtoDAsync",
-                self.api.cuMemcpyDtoDAsync_v2(dst, src, nbytes, stream),  # type: ignore[attr-defined]
-            )
+        self._enqueue("cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", nbytes, dst, src, nbytes, stream)
 
     def memset_d8(self, dst: int, value: int, nbytes: int, stream: int) -> None:
-        if nbytes:
-            self._check(
-                "cuMemsetD8Async",
-                self.api.cuMemsetD8Async(dst, value & 0xFF, nbytes, stream),  # type: ignore[attr-defined]
-            )
+        self._enqueue(
+            "cuMemsetD8Async", "cuMemsetD8Async", nbytes, dst, value & 0xFF, nbytes, stream
+        )
 
     def create_stream(self) -> int:
         stream = ctypes.c_void_p()

@@ -10,13 +10,18 @@ A small LLVM IR module, JIT-compiled once per process with llvmlite, defines
   the Python dispatcher (:mod:`disc_ir.runtime.dispatch`), so the RAL ABI and
   the Python registry are unchanged.
 * a parallel-for over a process-wide pool of pthreads (created through libc,
-  detached, blocked on a condition variable between launches): the index space
-  ``[lb, ub) / step`` is split along one dimension into at most ``num_threads``
-  contiguous parts (the first dimension whose trip count reaches the number of
-  parts, as BladeDISC's ``LoopParallelAssigner`` prefers outer dimensions); the
-  calling thread runs part 0 and waits for the others. Launches from several
+  detached, blocked on a condition variable between launches): with ``parts``
+  threads taking part (at most ``num_threads``), the index space
+  ``[lb, ub) / step`` is split along one dimension (the first whose trip count
+  reaches ``parts``, as BladeDISC's ``LoopParallelAssigner`` prefers outer
+  dimensions) into up to ``CHUNKS_PER_THREAD * parts`` contiguous chunks, which
+  the calling thread and the woken workers claim one at a time (a
+  compare-and-swap on a word holding the job's generation and the next chunk)
+  until none is left; the caller then waits for the chunks others claimed. On a
+  shared machine a worker the OS does not schedule soon so costs at most the
+  chunk it claimed, not a fixed share of the launch. Launches from several
   threads at once never wait on each other: a launch that finds the pool busy
-  runs its parts one after another on its own thread.
+  runs the whole index space on its own thread.
 
 The execution-context handle compiled code receives is the address of a
 ``NativeContext`` record (five 64-bit words): ``magic``, ``error`` (nonzero once
@@ -51,6 +56,8 @@ CPU_LAUNCH_NAME = (
 )
 
 MAX_LAUNCH_RANK = 8
+#: chunks per thread of a pooled launch (claimed dynamically, see the module docstring)
+CHUNKS_PER_THREAD = 4
 MAX_WORKERS = 255
 
 NativeContext = ctypes.c_int64 * NATIVE_CONTEXT_WORDS
@@ -86,12 +93,15 @@ def _ir() -> str:
 @disc_rt_work_cond = global [128 x i8] zeroinitializer, align 64
 @disc_rt_done_cond = global [128 x i8] zeroinitializer, align 64
 @disc_rt_gen = global i64 0
-@disc_rt_remaining = global i64 0
+; the chunk claim word of the running job: (generation mod 2^32) << 32 | next chunk
+@disc_rt_next = global i64 0, align 64
+; chunks of the running job finished so far
+@disc_rt_done = global i64 0, align 64
 @disc_rt_workers = global i64 0
 @disc_rt_start_gen = global [{MAX_WORKERS + 1} x i64] zeroinitializer
-; job words: 0 kernel, 1 params, 2 rank, 3 split dim, 4 its trip count, 5 parts,
-; 6..13 lb, 14..21 ub, 22..29 step
-@disc_rt_job = global [30 x i64] zeroinitializer, align 64
+; job words: 0 kernel, 1 params, 2 rank, 3 split dim, 4 its trip count, 5 chunks,
+; 6..13 lb, 14..21 ub, 22..29 step, 30 threads taking part (the caller is thread 0)
+@disc_rt_job = global [31 x i64] zeroinitializer, align 64
 
 {decls}
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
@@ -145,6 +155,40 @@ entry:
   ret void
 }}
 
+; Claims chunks of job generation %gen (%chunks of them) until none is left and
+; runs them; returns when the job is exhausted or a newer one was published.
+define private void @claim_chunks(i64 %gen, i64 %chunks) {{
+entry:
+  %tag = shl i64 %gen, 32
+  br label %claim
+claim:
+  %c = load atomic i64, ptr @disc_rt_next acquire, align 8
+  %hi = and i64 %c, -4294967296
+  %same_job = icmp eq i64 %hi, %tag
+  %idx = and i64 %c, 4294967295
+  %left = icmp slt i64 %idx, %chunks
+  %ok = and i1 %same_job, %left
+  br i1 %ok, label %try, label %out
+try:
+  %c1 = add i64 %c, 1
+  %pair = cmpxchg ptr @disc_rt_next, i64 %c, i64 %c1 acq_rel acquire
+  %won = extractvalue {{ i64, i1 }} %pair, 1
+  br i1 %won, label %run, label %claim
+run:
+  call void @run_part(ptr @disc_rt_job, i64 %idx)
+  %d0 = atomicrmw add ptr @disc_rt_done, i64 1 acq_rel
+  %d1 = add i64 %d0, 1
+  %last = icmp eq i64 %d1, %chunks
+  br i1 %last, label %signal, label %claim
+signal:
+  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  call i32 @disc_rt_libc_pthread_cond_broadcast(ptr @disc_rt_done_cond)
+  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
+  br label %out
+out:
+  ret void
+}}
+
 define private ptr @worker(ptr %arg) {{
 entry:
   %id = ptrtoint ptr %arg to i64
@@ -152,7 +196,7 @@ entry:
   %g0 = load i64, ptr %sgp
   br label %top
 top:
-  %mine = phi i64 [ %g0, %entry ], [ %gen, %next ]
+  %mine = phi i64 [ %g0, %entry ], [ %gen, %got ], [ %gen, %work ]
   call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
   br label %wait
 wait:
@@ -163,27 +207,18 @@ sleep:
   call i32 @disc_rt_libc_pthread_cond_wait(ptr @disc_rt_work_cond, ptr @disc_rt_mutex)
   br label %wait
 got:
+  ; the job of generation %gen was published before %gen was (under the mutex)
   %gen = load volatile i64, ptr @disc_rt_gen
   %pp = getelementptr i64, ptr @disc_rt_job, i64 5
-  %parts = load volatile i64, ptr %pp
+  %chunks = load volatile i64, ptr %pp
+  %tp = getelementptr i64, ptr @disc_rt_job, i64 30
+  %threads = load volatile i64, ptr %tp
   call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
-  %mine_part = icmp slt i64 %id, %parts
-  br i1 %mine_part, label %work, label %next
+  %taking_part = icmp slt i64 %id, %threads
+  br i1 %taking_part, label %work, label %top
 work:
-  call void @run_part(ptr @disc_rt_job, i64 %id)
-  call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
-  %r = load volatile i64, ptr @disc_rt_remaining
-  %r1 = sub i64 %r, 1
-  store volatile i64 %r1, ptr @disc_rt_remaining
-  %done = icmp eq i64 %r1, 0
-  br i1 %done, label %signal, label %unlock
-signal:
-  call i32 @disc_rt_libc_pthread_cond_broadcast(ptr @disc_rt_done_cond)
-  br label %unlock
-unlock:
-  call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
-  br label %next
-next:
+  %gen32 = and i64 %gen, 4294967295
+  call void @claim_chunks(i64 %gen32, i64 %chunks)
   br label %top
 }}
 
@@ -203,7 +238,7 @@ define i32 @disc_rt_init() {{
 ; re-initialize the locks (another thread may have held one at the fork).
 define i32 @disc_rt_after_fork() {{
   store volatile i64 0, ptr @disc_rt_workers
-  store volatile i64 0, ptr @disc_rt_remaining
+  store volatile i64 0, ptr @disc_rt_done
   %r = call i32 @disc_rt_init()
   ret i32 %r
 }}
@@ -281,7 +316,7 @@ define private ptr @slot_ptr(ptr %args, i64 %slot) {{
 ; args: 0 ctx, 1 name, 2-6 lower, 7-11 upper, 12-16 step, 17 hint, 18 kernel, 19 params.
 define private i32 @launch(ptr %ctx, ptr %args) {{
 entry:
-  %job = alloca [30 x i64], align 16
+  %job = alloca [31 x i64], align 16
   %rank = call i64 @memref_size(ptr %args, i64 2)
   %ur = call i64 @memref_size(ptr %args, i64 7)
   %sr = call i64 @memref_size(ptr %args, i64 12)
@@ -380,12 +415,6 @@ chosen:
   %dim = phi i64 [ %k, %found ], [ %best1, %found_best ]
   %dimc = phi i64 [ %kk, %found ], [ %bestc1, %found_best ]
   %parts = call i64 @smin(i64 %parts0, i64 %dimc)
-  %jk = getelementptr i64, ptr %job, i64 3
-  store i64 %dim, ptr %jk
-  %jc = getelementptr i64, ptr %job, i64 4
-  store i64 %dimc, ptr %jc
-  %jpp = getelementptr i64, ptr %job, i64 5
-  store i64 %parts, ptr %jpp
   %one = icmp sle i64 %parts, 1
   br i1 %one, label %inline_all, label %try_pool
 inline_all:
@@ -395,31 +424,43 @@ inline_all:
   call void %kernel(ptr %lbp, ptr %ubp, ptr %stp, ptr %params)
   br label %done
 try_pool:
+  ; a launch from another thread holds the pool: run everything here
   %busy = call i32 @disc_rt_libc_pthread_mutex_trylock(ptr @disc_rt_launch_mutex)
   %free = icmp eq i32 %busy, 0
-  br i1 %free, label %pooled, label %serial
-serial:
-  %q = phi i64 [ 0, %try_pool ], [ %q1, %serial ]
-  call void @run_part(ptr %job, i64 %q)
-  %q1 = add i64 %q, 1
-  %qmore = icmp slt i64 %q1, %parts
-  br i1 %qmore, label %serial, label %done
+  br i1 %free, label %pooled, label %inline_all
 pooled:
-  call void @llvm.memcpy.p0.p0.i64(ptr @disc_rt_job, ptr %job, i64 240, i1 false)
+  ; {CHUNKS_PER_THREAD} chunks per thread, claimed dynamically: a thread the OS does not
+  ; schedule soon leaves its share to the others instead of holding up the launch
+  %want = mul i64 %parts, {CHUNKS_PER_THREAD}
+  %want1 = call i64 @smin(i64 %want, i64 %dimc)
+  %few = icmp slt i64 %units1, %parts
+  %unit_cap = select i1 %few, i64 %parts, i64 %units1
+  %chunks = call i64 @smin(i64 %want1, i64 %unit_cap)
+  %jk = getelementptr i64, ptr %job, i64 3
+  store i64 %dim, ptr %jk
+  %jc = getelementptr i64, ptr %job, i64 4
+  store i64 %dimc, ptr %jc
+  %jpp = getelementptr i64, ptr %job, i64 5
+  store i64 %chunks, ptr %jpp
+  %jt = getelementptr i64, ptr %job, i64 30
+  store i64 %parts, ptr %jt
+  call void @llvm.memcpy.p0.p0.i64(ptr @disc_rt_job, ptr %job, i64 248, i1 false)
   call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
   %g = load volatile i64, ptr @disc_rt_gen
   %g1 = add i64 %g, 1
   store volatile i64 %g1, ptr @disc_rt_gen
-  %rem = sub i64 %parts, 1
-  store volatile i64 %rem, ptr @disc_rt_remaining
+  %g32 = and i64 %g1, 4294967295
+  %tag = shl i64 %g32, 32
+  store atomic i64 0, ptr @disc_rt_done release, align 8
+  store atomic i64 %tag, ptr @disc_rt_next release, align 8
   call i32 @disc_rt_libc_pthread_cond_broadcast(ptr @disc_rt_work_cond)
   call i32 @disc_rt_libc_pthread_mutex_unlock(ptr @disc_rt_mutex)
-  call void @run_part(ptr @disc_rt_job, i64 0)
+  call void @claim_chunks(i64 %g32, i64 %chunks)
   call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
   br label %join
 join:
-  %left = load volatile i64, ptr @disc_rt_remaining
-  %finished = icmp eq i64 %left, 0
+  %finished_n = load atomic i64, ptr @disc_rt_done acquire, align 8
+  %finished = icmp eq i64 %finished_n, %chunks
   br i1 %finished, label %joined, label %join_wait
 join_wait:
   call i32 @disc_rt_libc_pthread_cond_wait(ptr @disc_rt_done_cond, ptr @disc_rt_mutex)

@@ -87,6 +87,10 @@ SEED_SECTIONS: dict[str, str] = {
     # codegen
     "disc-lhlo-legalize-roots-to-parallel-loops": _BACKBONE,
     "disc-input-inline-fusion": _BACKBONE,
+    "disc-convert-unhandled-atomic-rmw": _CG_MISC + " (GPU)",
+    "disc-bf16-expansion": _DISC_IR
+    + ": BladeDISC's bf16 conversion expansion, after input inlining",
+    "arith-emulate-unsupported-floats": _DISC_IR + ": upstream MLIR's bf16 arithmetic in f32",
     "disc-flatten-memref-access": _CG_MISC,
     "disc-memref-cse": _CG_MISC,
     "disc-memref-load-store-simplifier": _CG_MISC,

@@ -43,20 +43,20 @@ from xdsl.traits import (
     HasCanonicalizationPatternsTrait,
     IsolatedFromAbove,
     IsTerminator,
-    MemoryEffectKind,
     SymbolOpInterface,
-    get_effects,
 )
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.transforms.dead_code_elimination import LiveSet
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.ir.trait_cache import has_trait, is_pure_class
+from disc_ir.ir.fingerprint import FixedPoints
+from disc_ir.ir.trait_cache import has_trait, is_pure_class, only_reads_or_allocates
 from disc_ir.transforms.folding import (
     constant_value,
-    fold_op,
     materialize_constant,
     move_constants_right,
+    operand_constants,
 )
+from disc_ir.transforms.folding.core import fold_in_place, fold_with_constants, may_fold
 from disc_ir.transforms.folding.ints import int_value, to_signed
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
 from disc_ir.transforms.patterns.utils import erase_op
@@ -80,23 +80,62 @@ def would_be_trivially_dead(op: Operation) -> bool:
         return False
     if not op.regions and is_pure_class(op):
         return True  # no effects at all (what get_effects would find)
-    effects = get_effects(op)
-    if effects is None:
-        return False
-    for effect in effects:
-        if effect.kind == MemoryEffectKind.READ:
-            continue
-        if effect.kind == MemoryEffectKind.ALLOC:
-            value = effect.value
-            if value is None or (isinstance(value, SSAValue) and op.is_ancestor(value.owner)):
-                continue
-        return False
-    return True
+    return only_reads_or_allocates(op, alloc_without_value=True)
 
 
 def is_trivially_dead(op: Operation) -> bool:
     """MLIR's isOpTriviallyDead: no result is used and the op would be trivially dead."""
-    return all(not r.uses for r in op.results) and would_be_trivially_dead(op)
+    return all(r.first_use is None for r in op.results) and would_be_trivially_dead(op)
+
+
+# --------------------------------------------------------------------------
+# region dead code elimination
+
+
+class _CachedLiveSet(LiveSet):
+    """xDSL's `LiveSet` (the liveness fixed point of `region_dce`) with each op's
+    "dead if unused" answer computed once per call instead of once per sweep:
+    the IR does not change while liveness propagates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._dead_if_unused: dict[Operation, bool] = {}
+
+    def _would_be_dead(self, op: Operation) -> bool:
+        # xDSL's would_be_trivially_dead (its allocation rule, not MLIR's)
+        found = self._dead_if_unused.get(op)
+        if found is not None:
+            return found
+        dead = False
+        if not has_trait(op, IsTerminator, value_if_unregistered=False) and not has_trait(
+            op, SymbolOpInterface, value_if_unregistered=False
+        ):
+            dead = only_reads_or_allocates(op, alloc_without_value=False)
+        self._dead_if_unused[op] = dead
+        return dead
+
+    def propagate_op_liveness(self, op: Operation) -> None:
+        for region in op.regions:
+            self.propagate_region_liveness(region)
+        live = self._live_ops
+        if op in live:
+            return
+        if not self._would_be_dead(op) or any(
+            use.operation in live for result in op.results for use in result.uses
+        ):
+            self.changed = True
+            live.add(op)
+
+
+def region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:
+    """xDSL's `region_dce`: erase the ops (and non-entry blocks) of `region` that
+    nothing live uses, cyclic dead values included; returns whether it erased any."""
+    live_set = _CachedLiveSet()
+    while live_set.changed:
+        live_set.changed = False
+        live_set.propagate_region_liveness(region)
+    live_set.delete_dead(region, listener)
+    return live_set.changed
 
 
 # --------------------------------------------------------------------------
@@ -147,6 +186,8 @@ class ConstantFolder:
     owned: dict[Operation, list[str]] = field(default_factory=dict)
     on_insert: Callable[[Operation], None] | None = None
     on_erase: Callable[[Operation], None] | None = None
+    #: how many times the folder changed the IR (moved, created or erased an op)
+    changes: int = 0
 
     def is_owned(self, op: Operation | None) -> bool:
         return op is not None and op in self.owned
@@ -159,6 +200,7 @@ class ConstantFolder:
         assert block is not None
         if block.first_op is not op and not self.is_owned(op.prev_op):
             _move_to_front(op, block)
+            self.changes += 1
 
     def insert_known_constant(self, op: Operation, value: Attribute | None = None) -> bool:
         """Register the constant `op`; returns False when it was replaced by a known one."""
@@ -181,6 +223,7 @@ class ConstantFolder:
         assert entry is not None
         if block is not entry or (entry.first_op is not op and not self.is_owned(op.prev_op)):
             _move_to_front(op, entry)
+            self.changes += 1
         uniqued[key] = op
         self.owned[op] = [op.dialect_name()]
         return True
@@ -207,6 +250,7 @@ class ConstantFolder:
             self.on_erase(op)
         self.notify_removal(op)
         erase_op(op)
+        self.changes += 1
 
     def get_or_create_constant(
         self, region: Region, dialect: str, value: Attribute, type_: Attribute
@@ -222,6 +266,7 @@ class ConstantFolder:
         entry = region.blocks.first
         assert entry is not None
         _insert_at_front(new, entry)
+        self.changes += 1
         if self.on_insert is not None:
             self.on_insert(new)
         new_dialect = new.dialect_name()
@@ -234,6 +279,7 @@ class ConstantFolder:
             if self.on_erase is not None:
                 self.on_erase(new)
             erase_op(new)
+            self.changes += 1
             uniqued[key] = existing
             self.owned.setdefault(existing, []).append(dialect)
             return existing
@@ -262,10 +308,15 @@ class ConstantFolder:
             self.insert_known_constant(op, value)
             return None, True
         moved = move_constants_right(op)
-        folded = fold_op(op, in_place=False)
+        if not may_fold(op):
+            return None, moved  # (moving constants right again would move nothing)
+        consts = operand_constants(op)
+        folded = fold_with_constants(op, consts)
         if folded is None:
-            in_place = fold_op(op, in_place=True)
-            return None, moved or in_place is not None
+            # what fold_op(op, in_place=True) adds (its folding part would
+            # find nothing again: the IR is unchanged)
+            in_place = fold_in_place(op, consts)
+            return None, moved or in_place
         region = insertion_region(block)
         results: list[SSAValue] = []
         created: list[Operation] = []
@@ -283,11 +334,13 @@ class ConstantFolder:
                         if self.on_erase is not None:
                             self.on_erase(c)
                         erase_op(c)
+                        self.changes += 1
                 return None, moved
             created.append(const)
             const_block = const.parent_block()
             if const_block is block and block.first_op is not const:
                 _move_to_front(const, block)
+                self.changes += 1
             results.append(const.results[0])
         return results, False
 
@@ -332,6 +385,9 @@ class GreedyRewriteDriver:
         self.worklist: list[Operation | None] = []
         self.worklist_map: dict[Operation, int] = {}
         self.scope: set[Region] = set()
+        #: after `simplify`: its last sweep changed nothing at all (not even a
+        #: constant's position), so the IR is a fixed point of the driver
+        self.reached_fixed_point = False
         self.folder = ConstantFolder(ctx, on_insert=self.add_to_worklist, on_erase=self._on_remove)
         self.listener = PatternRewriterListener(
             operation_insertion_handler=[self.add_to_worklist],
@@ -441,14 +497,31 @@ class GreedyRewriteDriver:
         self.scope = set(regions)
         changed = True
         iteration = 0
+        # whether the IR is unchanged since region simplification last found
+        # nothing to do (then running it again would find nothing either)
+        regions_clean = False
+        self.reached_fixed_point = False
         while changed:
             if self.config.max_iterations >= 0 and iteration >= self.config.max_iterations:
                 break
             iteration += 1
+            before_populate = self.folder.changes
             self._populate(regions)
+            before_process = self.folder.changes
             changed = self._process()
-            if self.config.region_simplify:
-                changed |= self._simplify_regions(regions)
+            processed_changed = changed or self.folder.changes != before_process
+            if processed_changed or before_process != before_populate:
+                regions_clean = False
+            simplified = False
+            if self.config.region_simplify and not regions_clean:
+                simplified = self._simplify_regions(regions)
+                changed |= simplified
+                regions_clean = not simplified
+            # Processing and region simplification found nothing in the IR as it
+            # is now; filling the worklist only hoisted / uniqued constants, which
+            # leaves them unique at the front of their region's entry block, where
+            # filling it again moves nothing: a fresh run would change nothing.
+            self.reached_fixed_point = not processed_changed and not simplified
         return not changed
 
     def _process(self) -> bool:
@@ -585,6 +658,10 @@ def apply_canonicalization(
     return driver.simplify(list(op.regions))
 
 
+#: module states a `canonicalize` run ended on, changing nothing in its last sweep
+_FIXED_POINTS = FixedPoints()
+
+
 @register_pass
 @dataclass(frozen=True)
 class CanonicalizePass(ModulePass):
@@ -617,7 +694,21 @@ class CanonicalizePass(ModulePass):
             max_iterations=self.max_iterations,
             max_num_rewrites=self.max_num_rewrites,
         )
-        converged = apply_canonicalization(ctx, op, config)
+        key = (
+            "canonicalize",
+            config.top_down,
+            config.region_simplify,
+            config.max_iterations,
+            config.max_num_rewrites,
+        )
+        if _FIXED_POINTS.is_fixed_point(op, key, ctx):
+            return  # unchanged since a run that ended on a sweep changing nothing
+        driver = GreedyRewriteDriver(ctx, config, own_and_trait_patterns(ctx))
+        converged = driver.simplify(list(op.regions))
+        if driver.reached_fixed_point:
+            _FIXED_POINTS.record(op, key, ctx)
+        else:
+            _FIXED_POINTS.forget(op, key)
         if self.test_convergence and not converged:
             raise DiagnosticException("Canonicalizer failed to converge")
 

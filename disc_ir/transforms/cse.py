@@ -18,12 +18,13 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator, MemoryEffectKind, is_side_effect_free, only_has_effect
+from xdsl.traits import IsTerminator, MemoryEffectKind
 from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     has_other_side_effecting_op_in_between,
 )
 
+from disc_ir.ir.trait_cache import get_effects, has_trait
 from disc_ir.transforms.canonicalize import is_trivially_dead
 from disc_ir.transforms.registry import register_pass
 
@@ -32,15 +33,17 @@ class DiscCSEDriver(CSEDriver):
     """xDSL's CSE driver with MLIR's notion of trivially dead ops."""
 
     def _simplify_operation(self, op: Operation) -> None:
-        if op.has_trait(IsTerminator):
+        if has_trait(op, IsTerminator):
             return
         if is_trivially_dead(op):
             self._mark_erasure(op)
             return
         if any(len(region.blocks) > 1 for region in op.regions):
             return
-        if not is_side_effect_free(op):
-            if not only_has_effect(op, MemoryEffectKind.READ):
+        # xDSL's is_side_effect_free / only_has_effect(READ), on cached effects
+        effects = get_effects(op)
+        if effects is None or effects:
+            if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
                 return
             existing = self._known_ops.get(op)
             if (

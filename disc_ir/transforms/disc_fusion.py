@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op
 from disc_ir.analysis.fusion_pattern import (
     FusionPattern,
+    OpFacts,
     fusion_name,
     generate_signature,
     is_gpu_memref,
@@ -137,14 +138,17 @@ class FusionPlanner:
         self.shape_analysis = shape_analysis
         self._move_up_metadata_only_ops()
         self.op_list: list[Operation] = list(block.ops)
+        # per-op operand / result facts shared by every (trial) pattern: the IR
+        # does not change while planning
+        self.facts = OpFacts()
         n = len(self.op_list)
+        # BladeDISC also keeps `original_graph_with_explicit_edges_`, a copy
+        # with the same edges that nothing here reads: not kept.
         self.cycles = GraphCycles(n)
-        self.explicit_edges = GraphCycles(n)
         self.op_to_node: dict[Operation, int] = {}
         self.leaders = _UnionFind(n)
         self.clusters: list[_Cluster] = []
         self.last_writer: dict[SSAValue, Operation] = {}
-        self._virtual_edge: tuple[int, int] | None = None
         # (lhs, rhs) pattern ids whose merge the current stage's strategy refused;
         # the patterns are kept alive so their ids are not reused.
         self._refused: set[tuple[int, int]] = set()
@@ -205,7 +209,7 @@ class FusionPlanner:
 
     def _build_node_map(self) -> None:
         for node_id, op in enumerate(self.op_list):
-            pattern = FusionPattern([op])
+            pattern = FusionPattern([op], self.facts)
             self.strategy.init_fusion_pattern(self.shape_analysis, pattern)
             self.clusters.append(_Cluster(node_id, pattern))
             self.op_to_node[op] = node_id
@@ -216,7 +220,6 @@ class FusionPlanner:
                     if src is None or src == node_id:
                         continue
                     self.cycles.insert_edge(src, node_id)
-                    self.explicit_edges.insert_edge(src, node_id)
             if is_inplace(op) or not is_lmhlo_op(op):
                 for i in buffer_writes(op):
                     self.last_writer[op.operands[i]] = op
@@ -293,76 +296,97 @@ class FusionPlanner:
                 and pattern.op_list[0].name in ("lmhlo.dynamic_reshape", "lmhlo.reshape")
             )
 
-        order = self.cycles.all_nodes_in_post_order()
-        # Reachability as bitmasks, recomputed after each merge only: a failed
-        # trial removes its virtual edge again. Every trial still inserts its
-        # virtual edge, whose rank reordering decides later visiting orders;
-        # `_try_contract` answers a pair it refused before without a trial merge.
-        reach = self.cycles.reachability()
+        return self._horizontal_sweep(lone_reshape) or changed
 
-        def candidates() -> list[int]:
-            # positions in `order` of the nodes whose cluster can take part: the
-            # others are skipped below anyway; they change with merges only
-            out = []
+    def _horizontal_sweep(self, lone_reshape: Callable[[FusionPattern], bool]) -> bool:
+        """Try every unconnected pair of fusible clusters (BladeDISC inserts a
+        virtual edge lhs -> rhs and tries to contract it); True if any merged.
+
+        BladeDISC's order and side effects are kept exactly, cheaper: the
+        strategy is asked first (it does not look at the graph); a refused
+        pair only needs its virtual edge's effect on the topological ranks
+        (`GraphCycles.reorder_as_if_edge`, nothing when the ranks are already
+        in order), as the edge is removed again right away.
+        """
+        cycles = self.cycles
+        order = cycles.all_nodes_in_post_order()
+        # Reachability as bitmasks, recomputed after each merge only.
+        reach = cycles.reachability()
+
+        def candidates() -> tuple[list[int], list[_Cluster]]:
+            # positions in `order` of the nodes whose cluster can take part, and
+            # those clusters: they change with merges only
+            positions: list[int] = []
+            clusters: list[_Cluster] = []
             for i, node in enumerate(order):
-                pattern = self.cluster_of_node(node).pattern
-                if pattern.is_fusible() and not lone_reshape(pattern):
-                    out.append(i)
-            return out
+                cluster = self.cluster_of_node(node)
+                if cluster.pattern.is_fusible() and not lone_reshape(cluster.pattern):
+                    positions.append(i)
+                    clusters.append(cluster)
+            return positions, clusters
 
-        cands = candidates()
+        changed = False
+        cands, cand_clusters = candidates()
         for lhs in order:
             lc = self.cluster_of_node(lhs)
             if lone_reshape(lc.pattern) or not lc.pattern.is_fusible():
                 continue
             k = 0
             while k < len(cands):
+                rc = cand_clusters[k]
                 pos = cands[k]
                 k += 1
-                rhs = order[pos]
-                rc = self.cluster_of_node(rhs)
-                lc = self.cluster_of_node(lhs)
-                if rc is lc or lone_reshape(rc.pattern) or not rc.pattern.is_fusible():
+                if rc is lc:
                     continue
                 a, b = lc.node_id, rc.node_id
-                if (reach[a] >> b) & 1 or (reach[b] >> a) & 1:
+                forward = cycles.rank(a) < cycles.rank(b)
+                # a path can only go up the ranks
+                if (reach[a] >> b) & 1 if forward else (reach[b] >> a) & 1:
                     continue
-                # A virtual edge lets the normal contraction try the pair.
-                self.cycles.insert_edge(a, b)
-                self.explicit_edges.insert_edge(a, b)
-                self._virtual_edge = (a, b)
-                contracted = fn(lc, rc)
-                self._virtual_edge = None
-                if contracted:
-                    reach = self.cycles.reachability()
-                    cands = candidates()
-                    k = bisect.bisect_right(cands, pos)
-                else:
-                    self.cycles.remove_edge(a, b)
-                    self.explicit_edges.remove_edge(a, b)
-                changed |= contracted
+                merged = self._trial_merge(lc, rc)
+                if merged is None:
+                    if not forward:
+                        cycles.reorder_as_if_edge(a, b)
+                    continue
+                # A virtual edge lets the normal contraction merge the pair.
+                cycles.insert_edge(a, b)
+                self._contract(lc, rc, merged)
+                changed = True
+                reach = cycles.reachability()
+                cands, cand_clusters = candidates()
+                k = bisect.bisect_right(cands, pos)
+                lc = self.cluster_of_node(lhs)
         return changed
 
-    def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
-        a, b = src.node_id, dst.node_id
-        # A virtual edge between unconnected clusters is always contractible.
-        if (a, b) != self._virtual_edge and not self.cycles.can_contract_edge(a, b):
-            return False
+    def _trial_merge(self, src: _Cluster, dst: _Cluster) -> FusionPattern | None:
+        """The strategy's merge of the two clusters' patterns, or None."""
         # The strategy's answer depends on the two patterns only: a refused
         # pair (same pattern objects, same stage) is refused again.
         key = (id(src.pattern), id(dst.pattern))
         if key in self._refused:
-            return False
+            return None
         merged = self.strategy.try_fuse_inplace(self.shape_analysis, src.pattern, dst.pattern)
         if merged is None:
             self._refused.add(key)
             self._refused_patterns += (src.pattern, dst.pattern)
-            return False
+        return merged
+
+    def _contract(self, src: _Cluster, dst: _Cluster, merged: FusionPattern) -> None:
+        """Merge `dst` into `src` along the edge between their nodes."""
+        a, b = src.node_id, dst.node_id
         node = self.cycles.contract_edge(a, b)
         assert node is not None
         src.pattern = merged
         src.node_id = node
         self.leaders.union(a, b)
+
+    def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
+        if not self.cycles.can_contract_edge(src.node_id, dst.node_id):
+            return False
+        merged = self._trial_merge(src, dst)
+        if merged is None:
+            return False
+        self._contract(src, dst, merged)
         return True
 
     def _edge_contraction_loop(self) -> None:
@@ -387,19 +411,50 @@ class FusionPlanner:
     def _reorder_operations(self) -> None:
         """Move consumers after producers' last ops so fused regions keep dominance."""
         block = self.block
+        positions = _BlockPositions(block)
 
         def reorder(src: _Cluster, dst: _Cluster) -> bool:
             last = src.pattern.op_list[-1]
             changed = False
             for op in reversed(dst.pattern.op_list):
-                if not last.is_before_in_block(op):
+                if not positions.is_before(last, op):
                     changed = True
                     op.detach()
                     block.insert_op_after(op, last)
+                    positions.moved(op)
             return changed
 
         while self._for_each_edge_in_post_order(reorder):
             pass
+
+
+class _BlockPositions:
+    """Order keys of a block's ops, kept up to date as ops move, so "is `a`
+    before `b`" is one comparison instead of a walk down the block."""
+
+    _GAP = 1 << 32
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self._key: dict[Operation, int] = {}
+        self._renumber()
+
+    def _renumber(self) -> None:
+        self._key = {op: i * self._GAP for i, op in enumerate(self.block.ops)}
+
+    def is_before(self, a: Operation, b: Operation) -> bool:
+        """`a.is_before_in_block(b)` for two ops of the block."""
+        return self._key[a] < self._key[b]
+
+    def moved(self, op: Operation) -> None:
+        """Record that `op` now sits where it is in the block (after a move)."""
+        prev, nxt = op.prev_op, op.next_op
+        lo = self._key[prev] if prev is not None else -self._GAP
+        hi = self._key[nxt] if nxt is not None else lo + 2 * self._GAP
+        if hi - lo < 2:
+            self._renumber()
+        else:
+            self._key[op] = (lo + hi) // 2
 
 
 def _only_dot_strategy(strategy: FusionStrategy) -> bool:

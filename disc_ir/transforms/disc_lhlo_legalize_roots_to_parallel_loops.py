@@ -4,7 +4,11 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
 (`lhlo_legalize_roots_to_loops.cc`). Per function (skipping the
 `shape_constraint_graph` and compute-intensive fusion functions):
 
-* lmhlo ops outside any fusion are lowered alone: on the CPU by the CPU loop
+* `lmhlo.sort` (never fused) is lowered by the CPU sort schedule
+  (`disc_ir.transforms.codegen.sort`: a stable merge sort per row, the
+  comparator evaluated on scalars), which BladeDISC does not have; a sort
+  placed on the GPU is an error (`mhlo-place-ops` puts sorts on the host).
+* other lmhlo ops outside any fusion are lowered alone: on the CPU by the CPU loop
   schedule (a multi-dimensional `scf.parallel` with `cpu-only=true`,
   BladeDISC's CPU-only build, which the CPU pipeline passes; a 1-D `scf.for`
   by default, as BladeDISC's GPU build lowers host shape computations); on
@@ -78,6 +82,7 @@ from disc_ir.transforms.codegen.loop_schedule import (
     lower_loop_tiled,
 )
 from disc_ir.transforms.codegen.row_reduction import lower_row_reduction_cpu
+from disc_ir.transforms.codegen.sort import lower_sort
 from disc_ir.transforms.codegen.stitch_cpu import lower_stitch_cpu
 from disc_ir.transforms.registry import register_pass
 
@@ -182,9 +187,16 @@ def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
         sa = ShapeAnalysis(f, use_shape_constraint_ir=shape_constraint_ir_enabled())
     try:
         for op in cpu_ops:
+            if op.name == "lmhlo.sort":
+                lower_sort(op, parallel_loop=cpu_only)
+                continue
             lower_loop_cpu([op], op, parallel_loop=cpu_only, multi_dim=True)
             erase_ops([op])
         for op in gpu_ops:
+            if op.name == "lmhlo.sort":
+                raise LoweringError(
+                    "lmhlo.sort has no GPU schedule (mhlo-place-ops runs sorts on the host)"
+                )
             lower_loop_1d([op], op, parallel_loop=True)
             erase_ops([op])
         for fusion in fusions:

@@ -15,9 +15,11 @@ default: the default device for all), the steps are:
    quantized dots of i32 data; other ops with an i32 data (non-shape) operand
    (not topk / rng_uniform custom calls; tuples, get_tuple_element, control
    flow and mhlo.return keep no own placement here);
-5. every other mhlo / mhlo_disc op with results goes to the default device
+5. `mhlo.sort` goes to the host (disc-ir's sort schedule is a host loop;
+   not in BladeDISC, which has no lmhlo.sort codegen);
+6. every other mhlo / mhlo_disc op with results goes to the default device
    (`gpu` when `on-gpu`, else `cpu`);
-6. where a value crosses devices -- an mhlo op's operand, a returned value of
+7. where a value crosses devices -- an mhlo op's operand, a returned value of
    `@main` (against `output_placements`), a `tensor.extract` of a device
    argument of `@main` -- an `mhlo_disc.h2d` (no placement) or
    `mhlo_disc.d2h` (`disc.device = "cpu"`) is inserted before the user.
@@ -315,6 +317,14 @@ class _Placer:
             if is_shape_calc:
                 _set_placement(op, CPU)
 
+    def place_sort_ops_on_cpu(self) -> None:
+        """`mhlo.sort` runs on the host: disc-ir's sort schedule is a merge sort
+        per row (BladeDISC has no lmhlo.sort codegen; its GPU sort is the
+        `topk` custom call)."""
+        for op in self.module.walk():
+            if op.name == "mhlo.sort" and PLACEMENT_ATTR not in op.attributes:
+                _set_placement(op, CPU)
+
     def add_default_placements(self) -> None:
         default = GPU if self.on_gpu else CPU
         for op in self.module.walk():
@@ -381,22 +391,50 @@ class _Placer:
                     continue
                 record(dst, index, self._crossing(self.input_placement(dst, index), src_placement))
 
+        copies: dict[tuple[SSAValue, Operation, bool], SSAValue] = {}
         for dst, index in h2d:
-            self._insert_memcpy(dst, index, is_h2d=True)
+            self._insert_memcpy(dst, index, True, copies)
         for dst, index in d2h:
-            self._insert_memcpy(dst, index, is_h2d=False)
+            self._insert_memcpy(dst, index, False, copies)
 
     @staticmethod
-    def _insert_memcpy(dst: Operation, index: int, is_h2d: bool) -> None:
+    def _insert_memcpy(
+        dst: Operation,
+        index: int,
+        is_h2d: bool,
+        copies: dict[tuple[SSAValue, Operation, bool], SSAValue],
+    ) -> None:
+        """Copy operand `index` of `dst` across devices. A value a region body
+        captures from above (a sort comparator reading a constant) is copied
+        once, before the region's owner, in the value's own block: region
+        bodies hold no copies."""
         operand = dst.operands[index]
+        def_block = (
+            operand.block if isinstance(operand, BlockArgument) else operand.op.parent_block()
+        )
+        anchor = dst
+        while anchor.parent_block() is not def_block and anchor.parent_op() is not None:
+            parent = anchor.parent_op()
+            if parent is None or parent.parent_block() is None:
+                break
+            anchor = parent
+        if anchor.parent_block() is not def_block:
+            anchor = dst
+        # copies before a region's owner are shared by the body's uses; others
+        # are one per use, as BladeDISC inserts them
+        key = (operand, anchor, is_h2d)
+        if anchor is not dst and key in copies:
+            dst.operands[index] = copies[key]
+            return
         if is_h2d:
             copy: Operation = H2DOp(operand)
         else:
             copy = D2HOp(operand, attributes={PLACEMENT_ATTR: StringAttr(CPU)})
-        block = dst.parent_block()
+        block = anchor.parent_block()
         assert block is not None
-        block.insert_op_before(copy, dst)
+        block.insert_op_before(copy, anchor)
         dst.operands[index] = copy.results[0]
+        copies[key] = copy.results[0]
 
 
 @register_pass
@@ -427,5 +465,6 @@ class MhloPlaceOpsPass(ModulePass):
         placer.place_i64_returned_cpu_scalar_ops()
         placer.place_shape_ops_on_cpu()
         placer.place_i32_ops()
+        placer.place_sort_ops_on_cpu()
         placer.add_default_placements()
         placer.insert_memcpy_nodes()

@@ -12,6 +12,16 @@ from disc_ir.transforms.registry import PassOption as O
 
 # fmt: off
 PASS_TABLE: dict[str, PassInfo] = {
+    'arith-emulate-unsupported-floats': PassInfo(
+        'arith-emulate-unsupported-floats',
+        'disc_ir.transforms.arith_emulate_unsupported_floats',
+        'ArithEmulateUnsupportedFloatsPass',
+        'Emulate operations on unsupported floats with extf/truncf.',
+        (
+            O('source-types', 'source_types', 'tuple[str, ...]', (), 'MLIR types without arithmetic support on a given target'),
+            O('target-type', 'target_type', 'str', '', 'MLIR type to convert the unsupported source types to'),
+        ),
+    ),
     'buffer-deallocation': PassInfo(
         'buffer-deallocation',
         'disc_ir.transforms.buffer_deallocation',
@@ -84,6 +94,13 @@ PASS_TABLE: dict[str, PassInfo] = {
             O('gpu-enabled', 'gpu_enabled', 'bool', True, 'whether gpu is available.'),
         ),
     ),
+    'disc-bf16-expansion': PassInfo(
+        'disc-bf16-expansion',
+        'disc_ir.transforms.disc_bf16_expansion',
+        'DiscBF16ExpansionPass',
+        'Legalize bf16 arith.extf / arith.truncf to integer arithmetic.',
+        (),
+    ),
     'disc-buffer-deallocation': PassInfo(
         'disc-buffer-deallocation',
         'disc_ir.transforms.disc_buffer_deallocation',
@@ -129,6 +146,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         'disc_ir.transforms.disc_convert_tensor_to_std',
         'DiscConvertTensorToStandardPass',
         'Pass to convert tensor ops to std dialect',
+        (),
+    ),
+    'disc-convert-unhandled-atomic-rmw': PassInfo(
+        'disc-convert-unhandled-atomic-rmw',
+        'disc_ir.transforms.disc_convert_unhandled_atomic_rmw',
+        'UnhandledAtomicRMWConverterPass',
+        'Convert unhandled AtomicRMWOp to memref::GenericAtomicRMWOp.',
         (),
     ),
     'disc-cpu-map-parallel-loop': PassInfo(

@@ -19,6 +19,7 @@ from . import (
     test_nn,
     test_reduce,
     test_shape_ops,
+    test_sort,
 )
 
 MODULES: tuple[ModuleType, ...] = (
@@ -29,6 +30,7 @@ MODULES: tuple[ModuleType, ...] = (
     test_nn,
     test_reduce,
     test_shape_ops,
+    test_sort,
 )
 NN_KINDS = ("softmax", "layernorm", "gelu_tanh", "gelu_erf", "layernorm_gelu")
 IS_FINITE = """

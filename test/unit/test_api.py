@@ -343,19 +343,35 @@ func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 """
 
 
-def test_op_with_unlowered_body_is_a_compile_error_not_dropped() -> None:
+def test_op_with_pure_body_is_computed_not_dropped() -> None:
     """A sort (pure comparator body) must not be erased as dead, leaving the
-    output buffer unwritten: it is reported as unsupported instead."""
-    with pytest.raises(disc_ir.CompileError, match="'mhlo.sort' is not supported"):
-        disc_ir.compile(SORT_GRAPH)
+    output buffer unwritten: its rows come back sorted."""
+    x = np.random.default_rng(3).standard_normal((5, 9)).astype(np.float32)
+    (out,) = disc_ir.compile(SORT_GRAPH)(x)
+    np.testing.assert_array_equal(out, np.sort(x, axis=1))
 
 
-def test_bf16_is_a_clear_compile_error() -> None:
-    graph = """
+BF16_GRAPH = """
 func.func @main(%x: tensor<?xbf16>) -> tensor<?xbf16> {
   %0 = mhlo.add %x, %x : tensor<?xbf16>
   return %0 : tensor<?xbf16>
 }
 """
-    with pytest.raises(CompileError, match="'mhlo.add' \\(input line 3\\) uses bf16"):
-        disc_ir.compile(graph)
+
+
+def test_bf16_on_cuda_is_a_clear_compile_error() -> None:
+    from disc_ir.api import lower_to_llvm_ir
+
+    with pytest.raises(
+        CompileError, match="'mhlo.add' \\(input line 3\\) uses bf16, which the cuda target"
+    ):
+        lower_to_llvm_ir(BF16_GRAPH, "cuda")
+
+
+def test_bf16_on_cpu_takes_and_gives_bit_patterns() -> None:
+    """bf16 arrays cross the API as their uint16 bit patterns (numpy has no
+    bfloat16); 1.5 + 1.5 = 3 (0x3FC0 -> 0x4040), NaN stays NaN."""
+    bits = np.array([0x3FC0, 0x7FC0, 0xBF80], np.uint16)  # 1.5, NaN, -1
+    (out,) = disc_ir.compile(BF16_GRAPH)(bits)
+    assert out.dtype == np.uint16
+    np.testing.assert_array_equal(out, np.array([0x4040, 0x7FC0, 0xC000], np.uint16))

@@ -77,3 +77,32 @@ def test_closure_cache_follows_every_edge_change() -> None:
             g.remove_edge(a, g.successors(a)[-1])
         else:
             g.insert_edge(a, b)
+
+
+def test_reorder_as_if_edge_matches_a_trial_edge() -> None:
+    """The fusion planner's refused horizontal pairs only replay the rank
+    change of a virtual edge: same post order, edges and closure as
+    `insert_edge` then `remove_edge`."""
+    import random
+
+    rng = random.Random(11)
+    n = 30
+    g1, g2 = GraphCycles(n), GraphCycles(n)
+    for _ in range(45):
+        a, b = rng.randrange(n), rng.randrange(n)
+        assert g1.insert_edge(a, b) == g2.insert_edge(a, b)
+    tried = 0
+    for _ in range(200):
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a == b or g1.is_reachable(a, b) or g1.is_reachable(b, a):
+            continue
+        if g1.rank(a) < g1.rank(b):
+            a, b = b, a
+        g1.insert_edge(a, b)
+        g1.remove_edge(a, b)
+        g2.reorder_as_if_edge(a, b)
+        tried += 1
+        assert g1.all_nodes_in_post_order() == g2.all_nodes_in_post_order()
+        assert all(g1.successors(x) == g2.successors(x) for x in range(n))
+        assert g1.reachability() == g2.reachability()
+    assert tried > 10

@@ -176,3 +176,54 @@ def test_argmax_variadic_reduce_dynamic_batch() -> None:
         x = np.round(_rand(batch, 4, seed=batch))  # ties
         for got, want in zip(exe(x), fn(x), strict=True):
             np.testing.assert_array_equal(got, np.asarray(want))
+
+
+def sort_family(x):  # noqa: ANN001, ANN201
+    """jnp.sort / argsort (a NaN- and -0-canonicalizing TOTALORDER comparator,
+    a (keys, iota) pair) and a descending sort along the batch axis."""
+    return jnp.sort(x, axis=1), jnp.argsort(x, axis=1), jnp.sort(x, axis=0, descending=True)
+
+
+def top_k(x):  # noqa: ANN001, ANN201
+    """lax.top_k: a GT comparator over (values, iota), then slices."""
+    return jax.lax.top_k(x, 3)
+
+
+def test_sort_argsort_top_k_dynamic_shapes() -> None:
+    """One compile sorts rows of any length exactly as XLA does: NaNs last,
+    ties in their original order (stable)."""
+    sort_exe = dj.compile(sort_family, _rand(3, 5), dynamic_axes={0: (0, 1)})
+    top_exe = dj.compile(top_k, _rand(3, 5), dynamic_axes={0: (0,)})
+    for shape in ((1, 5), (4, 7), (9, 33)):
+        x = np.round(_rand(*shape, seed=shape[1]), 1)
+        x[0, 1] = np.nan
+        x[-1, 0] = -0.0
+        x[-1, 2] = x[-1, 3]  # a tie
+        for got, want in zip(sort_exe(x), sort_family(x), strict=True):
+            np.testing.assert_array_equal(got, np.asarray(want))
+        x5 = np.ascontiguousarray(x[:, :5])  # top_k's row length is static
+        for got, want in zip(top_exe(x5), top_k(x5), strict=True):
+            np.testing.assert_array_equal(got, np.asarray(want))
+
+
+def bf16_block(x):  # noqa: ANN001, ANN201
+    """bf16 in and out: rsqrt, a softmax (exp, max and sum reductions), a sort."""
+    h = jax.lax.rsqrt(jnp.abs(x) + 1)
+    return jax.nn.softmax(h * x, axis=-1), jnp.sort(x, axis=-1), (x * 3).astype(jnp.int32)
+
+
+def test_bf16_arrays_in_and_out_dynamic_batch() -> None:
+    """bfloat16 arguments and results pass through as JAX's bfloat16 arrays;
+    values agree with XLA's within one bf16 rounding (exactly for the sort
+    and the conversion)."""
+    exe = dj.compile(bf16_block, _rand(2, 8).astype(jnp.bfloat16), dynamic_axes={0: (0,)})
+    for batch in (1, 5):
+        x = (_rand(batch, 8, seed=batch) * 3).astype(jnp.bfloat16)
+        got = exe(x)
+        want = jax.jit(bf16_block)(x)
+        assert [np.asarray(g).dtype for g in got] == [np.asarray(w).dtype for w in want]
+        np.testing.assert_allclose(
+            np.asarray(got[0], np.float32), np.asarray(want[0], np.float32), rtol=2**-7, atol=0
+        )
+        np.testing.assert_array_equal(np.asarray(got[1]), np.asarray(want[1]))
+        np.testing.assert_array_equal(np.asarray(got[2]), np.asarray(want[2]))

@@ -76,38 +76,33 @@ def print_map_and_operands(
         printer.print_string("]")
 
 
-class ApplyOp(xaffine.ApplyOp):
+class _MapSyntax:
+    """`#map(%d0, ..)[%s0, ..] attr-dict`, the form of affine.apply/min/max
+    (mixed in before the op class; the op is built as `cls(operands, map)`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        amap, operands = parse_map_and_operands(parser)
+        op = cls(operands, amap)  # type: ignore[call-arg]
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        op: Operation = self  # type: ignore[assignment]
+        print_map_and_operands(printer, op.map, tuple(op.operands))  # type: ignore[attr-defined]
+        printer.print_op_attributes(op.attributes)
+
+
+class ApplyOp(_MapSyntax, xaffine.ApplyOp):
     """`affine.apply #map(%d)[%s]`, printed as MLIR prints it."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        amap, operands = parse_map_and_operands(parser)
-        op = cls(operands, amap)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
 
-    def print(self, printer: Printer) -> None:
-        print_map_and_operands(printer, self.map, tuple(self.mapOperands))
-        printer.print_op_attributes(self.attributes)
-
-
-class MinOp(xaffine.MinOp):
+class MinOp(_MapSyntax, xaffine.MinOp):
     """`affine.min #map(%d)[%s]`: the minimum of the map's results."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        amap, operands = parse_map_and_operands(parser)
-        op = cls(operands, amap)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_map_and_operands(printer, self.map, tuple(self.arguments))
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
-class MaxOp(IRDLOperation):
+class MaxOp(_MapSyntax, IRDLOperation):
     """`affine.max #map(%d)[%s]`: the maximum of the map's results."""
 
     name = "affine.max"
@@ -133,17 +128,6 @@ class MaxOp(IRDLOperation):
             )
         if not self.map.data.results:
             raise VerifyException("affine map expect at least one result")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        amap, operands = parse_map_and_operands(parser)
-        op = cls(operands, amap)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_map_and_operands(printer, self.map, tuple(self.arguments))
-        printer.print_op_attributes(self.attributes)
 
 
 _REPLACED = {ApplyOp.name: ApplyOp, MinOp.name: MinOp}

@@ -335,8 +335,9 @@ class FuncOp(xgpu.FuncOp):
             printer.print_region(self.body, print_entry_block_args=False)
 
 
-class ReturnOp(xgpu.ReturnOp):
-    """`gpu.return [%v, ... : t, ...]`: terminates a `gpu.func`."""
+class _TerminatorSyntax:
+    """`attr-dict ($operands^ : type($operands))?`, the form of `gpu.return`
+    and `gpu.yield` (mixed in before the xDSL op class)."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -349,17 +350,22 @@ class ReturnOp(xgpu.ReturnOp):
             parser.parse_punctuation(":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             values = parser.resolve_operands(operands, types, parser.pos)
-        op = cls(values)
+        op = cls(values)  # type: ignore[call-arg]
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        if self.args:
+        op: Operation = self  # type: ignore[assignment]
+        printer.print_op_attributes(op.attributes)
+        if op.operands:
             printer.print_string(" ")
-            printer.print_list(self.args, printer.print_operand)
+            printer.print_list(op.operands, printer.print_operand)
             printer.print_string(" : ")
-            printer.print_list(self.args.types, printer.print_attribute)
+            printer.print_list(op.operand_types, printer.print_attribute)
+
+
+class ReturnOp(_TerminatorSyntax, xgpu.ReturnOp):
+    """`gpu.return [%v, ... : t, ...]`: terminates a `gpu.func`."""
 
     def verify_(self) -> None:
         type(self).get_irdl_definition().verify(self)
@@ -584,31 +590,8 @@ class BarrierOp(xgpu.BarrierOp):
         printer.print_op_attributes(self.attributes)
 
 
-class YieldOp(xgpu.YieldOp):
+class YieldOp(_TerminatorSyntax, xgpu.YieldOp):
     """`gpu.yield [%v : t]`."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        attrs = parser.parse_optional_attr_dict()
-        operands = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-        )
-        values: list[SSAValue] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            values = parser.resolve_operands(operands, types, parser.pos)
-        op = cls(values)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        if self.values:
-            printer.print_string(" ")
-            printer.print_list(self.values, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list(self.values.types, printer.print_attribute)
 
 
 # --------------------------------------------------------------------------

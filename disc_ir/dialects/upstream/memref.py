@@ -15,6 +15,13 @@ xDSL's ops are kept where their syntax and checks match MLIR's. Replaced here
   (`maxf`/`minf`, the names of BladeDISC's MLIR, are read as
   `maximumf`/`minimumf`).
 
+Added (xDSL lacks them):
+
+* `%old = memref.generic_atomic_rmw %m[%i] : memref<?xf32> { ^bb0(%cur: f32):
+  ... memref.atomic_yield %new : f32 }` -- an atomic read-modify-write whose
+  update is the (side-effect free) body; the result is the value read;
+* `memref.atomic_yield %new : f32`, its terminator.
+
 `alloc`/`alloca` (dynamic sizes, symbols, `alignment`), `dim`, `load`,
 `store`, `dealloc`, `reinterpret_cast`, `subview` and `assume_alignment`
 already print as MLIR does; memory spaces such as
@@ -34,11 +41,27 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
     i64,
 )
-from xdsl.ir import Dialect, Operation
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.ir import Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import SameOperandsAndResultType
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    SameOperandsAndResultType,
+    is_side_effect_free,
+)
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -256,12 +279,141 @@ class AssumeAlignmentOp(xmemref.AssumeAlignmentOp):
     traits = traits_def(SameOperandsAndResultType())
 
 
+@irdl_op_definition
+class GenericAtomicRMWOp(IRDLOperation):
+    """`%old = memref.generic_atomic_rmw %m[%i] : memref<?xf32> {...}`.
+
+    Atomically replaces `m[i]` by what the body yields for its current value
+    (the body's single argument) and returns the value it replaced. Lowered
+    to a compare-and-swap loop (the body may run several times, so it must
+    be free of side effects)."""
+
+    name = "memref.generic_atomic_rmw"
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    atomic_body = region_def("single_block")
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, memref: SSAValue, indices: list[SSAValue], body: Region | None = None):
+        memref_type = memref.type
+        assert isinstance(memref_type, MemRefType)
+        elem = memref_type.get_element_type()
+        super().__init__(
+            operands=[memref, indices],
+            result_types=[elem],
+            regions=[body if body is not None else Region(Block(arg_types=[elem]))],
+        )
+
+    @property
+    def current_value(self) -> SSAValue:
+        """The body's argument: the value of `memref[indices]` the update starts from."""
+        return self.atomic_body.block.args[0]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        memref = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+        )
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error(f"expected a memref type, got {memref_type}", at_position=pos)
+        body = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls.create(
+            operands=[parser.resolve_operand(memref, memref_type), *indices],
+            result_types=[memref_type.get_element_type()],
+            regions=[body],
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.memref)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("] : ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(" ")
+        printer.print_region(self.atomic_body)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        memref_type = self.memref.type
+        assert isinstance(memref_type, MemRefType)
+        elem = memref_type.get_element_type()
+        if self.result.type != elem:
+            raise VerifyException(
+                f"'memref.generic_atomic_rmw' op result type {self.result.type} must be the "
+                f"memref's element type {elem}"
+            )
+        if memref_type.get_num_dims() != len(self.indices):
+            raise VerifyException(
+                "'memref.generic_atomic_rmw' op expects the number of subscripts to be equal "
+                f"to memref rank ({memref_type.get_num_dims()}), got {len(self.indices)}"
+            )
+        block = self.atomic_body.block
+        if len(block.args) != 1:
+            raise VerifyException(
+                "'memref.generic_atomic_rmw' op expected single number of entry block arguments"
+            )
+        if block.args[0].type != self.result.type:
+            raise VerifyException(
+                "'memref.generic_atomic_rmw' op expected block argument of the same type "
+                "result type"
+            )
+        for op in block.ops:
+            if not isinstance(op, AtomicYieldOp) and not is_side_effect_free(op):
+                raise VerifyException(
+                    "'memref.generic_atomic_rmw' op body of 'memref.generic_atomic_rmw' "
+                    f"should contain only operations with no side effects ('{op.name}')"
+                )
+        if not isinstance(block.last_op, AtomicYieldOp):
+            raise VerifyException(
+                "'memref.generic_atomic_rmw' op expects its body to end with 'memref.atomic_yield'"
+            )
+
+
+@irdl_op_definition
+class AtomicYieldOp(IRDLOperation):
+    """`memref.atomic_yield %new : f32`: the new value of a `generic_atomic_rmw`."""
+
+    name = "memref.atomic_yield"
+
+    result = operand_def(AnyAttr())
+
+    traits = traits_def(IsTerminator(), HasParent(GenericAtomicRMWOp))
+
+    assembly_format = "$result attr-dict `:` type($result)"
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if isinstance(parent, GenericAtomicRMWOp) and parent.result.type != self.result.type:
+            raise VerifyException(
+                f"'memref.atomic_yield' op types mismatch between yield op: {self.result.type} "
+                f"and its parent: {parent.result.type}"
+            )
+
+
 _REPLACED: dict[str, type[Operation]] = {
     op.name: op for op in (CastOp, CopyOp, AtomicRMWOp, RankOp, AssumeAlignmentOp)
 }
 
 MEMREF = Dialect(
     "memref",
-    [_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations],
+    [
+        *(_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations),
+        GenericAtomicRMWOp,
+        AtomicYieldOp,
+    ],
     list(xmemref.MemRef.attributes),
 )

@@ -599,13 +599,19 @@ class SizeToIndexOp(IRDLOperation):
 
 
 class _SizeBinaryOp(IRDLOperation):
+    """Base of shape.add/mul/div: `%a, %b : index, index -> index` (sizes or
+    indices)."""
+
+    lhs = operand_def(AnyAttr())
+    rhs = operand_def(AnyAttr())
+    result = result_def(AnyAttr())
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+
     def verify_(self) -> None:
         for v in self.operands:
             _check(self, is_size_or_index(v.type), f"operand must be size or index, got {v.type}")
         _verify_size_result(self, self.operands, self.results[0])
-
-
-_BINARY_FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
 
 
 @irdl_op_definition
@@ -613,11 +619,6 @@ class AddOp(_SizeBinaryOp):
     """`shape.add %a, %b : index, index -> index`."""
 
     name = "shape.add"
-    lhs = operand_def(AnyAttr())
-    rhs = operand_def(AnyAttr())
-    result = result_def(AnyAttr())
-    traits = traits_def(Pure())
-    assembly_format = _BINARY_FORMAT
 
 
 @irdl_op_definition
@@ -625,11 +626,6 @@ class MulOp(_SizeBinaryOp):
     """`shape.mul %a, %b : index, index -> index`."""
 
     name = "shape.mul"
-    lhs = operand_def(AnyAttr())
-    rhs = operand_def(AnyAttr())
-    result = result_def(AnyAttr())
-    traits = traits_def(Pure())
-    assembly_format = _BINARY_FORMAT
 
 
 @irdl_op_definition
@@ -637,11 +633,6 @@ class DivOp(_SizeBinaryOp):
     """`shape.div %a, %b : index, index -> index` (floor division)."""
 
     name = "shape.div"
-    lhs = operand_def(AnyAttr())
-    rhs = operand_def(AnyAttr())
-    result = result_def(AnyAttr())
-    traits = traits_def(Pure())
-    assembly_format = _BINARY_FORMAT
 
 
 # --------------------------------------------------------------------------

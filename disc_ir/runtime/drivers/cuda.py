@@ -916,9 +916,9 @@ def _copy_memref(
 ) -> None:
     """Copies ``src`` into the same-shape ``dst`` on the context's stream;
     ``kind`` (``h2d``, ``d2h`` or ``d2d``) names the direction and the API."""
+    copy = getattr(stream_driver(ctx, stream, kind), kind)
     if src.sizes != dst.sizes:
         raise RalError(f"{kind}: source shape {src.sizes} differs from destination {dst.sizes}")
-    copy = getattr(stream_driver(ctx, stream, kind), kind)
     copy(src.data_address, dst.data_address, src.num_elements * numpy_dtype(src.element).itemsize)
 
 

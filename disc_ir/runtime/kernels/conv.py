@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from disc_ir.runtime.context import RalError
+from disc_ir.runtime.kernels.blas import parallel_matmul
 from disc_ir.runtime.kernels.numeric import FLOAT_ELEMENTS, compute_view, store
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_view
 from disc_ir.runtime.registry import I32, Ctx, MemRef, PVoid, Var, ral_api
@@ -40,8 +41,10 @@ def conv_nd(
     padding: tuple[tuple[int, int], ...],
     dilation: tuple[int, ...],
     groups: int,
+    num_threads: int = 1,
 ) -> np.ndarray:
-    """Convolution of ``x`` [B, C, *S] with ``w`` [O, C/groups, *K] -> [B, O, *S_out]."""
+    """Convolution of ``x`` [B, C, *S] with ``w`` [O, C/groups, *K] -> [B, O, *S_out]
+    (the im2col matmul split over up to ``num_threads`` threads)."""
     batch, channels = x.shape[:2]
     out_features, group_channels = w.shape[:2]
     spatial = len(x.shape) - 2
@@ -83,7 +86,8 @@ def conv_nd(
     cols = cols.transpose(1, 0, 3, 2, 4).reshape(groups, batch * positions, group_channels * taps)
     # [O, Cg, *K] -> [G, Og, Cg*K] -> [G, Cg*K, Og]
     kern = w.reshape(groups, og, group_channels * taps).transpose(0, 2, 1)
-    out = np.matmul(cols, kern)  # [G, B*P, Og]
+    out = np.empty((groups, batch * positions, og), dtype=np.result_type(cols, kern))
+    parallel_matmul(cols, kern, out, num_threads)  # [G, B*P, Og]
     out = out.reshape(groups, batch, positions, og).transpose(1, 0, 3, 2)
     return out.reshape(batch, out_features, *out_sizes)
 
@@ -94,8 +98,10 @@ def ral_conv_impl(
     padding: MemRefDescriptor,
     output: MemRefDescriptor,
     metadata: MemRefDescriptor,
+    num_threads: int = 1,
 ) -> None:
-    """Decodes the layouts/strides/dilations from ``metadata`` and runs the conv."""
+    """Decodes the layouts/strides/dilations from ``metadata`` and runs the conv
+    (its matmul split over up to ``num_threads`` threads)."""
     if inp.num_elements == 0 or kernel.num_elements == 0 or output.num_elements == 0:
         return
     rank = inp.rank
@@ -129,6 +135,7 @@ def ral_conv_impl(
         tuple((pads[2 * i], pads[2 * i + 1]) for i in range(spatial)),
         dilation,
         groups,
+        num_threads,
     )
     # Write through a transposed view of the output: [B, O, spatial...].
     out_view_shape = tuple(output.sizes[d] for d in out_layout)
@@ -152,4 +159,6 @@ def ral_cpu_conv(
     metadata: MemRef[1, I32],
 ) -> None:
     """``ral_conv___cpu___pvoid_pvoid_m4df32_m4df32_m1di32_m4df32_m1di32___void`` and friends."""
-    ral_conv_impl(inp, kernel, padding, output, metadata)
+    from disc_ir.runtime.drivers.cpu import cpu_driver
+
+    ral_conv_impl(inp, kernel, padding, output, metadata, cpu_driver(ctx).num_threads)

@@ -8,7 +8,8 @@ BladeDISC's signature (``ral_gemm<T, N>`` in common_context_impl_mkldnn.cc)::
 for rank 2 (gemm) and ranks 3..4 (batch gemm: the leading dims are batch dims
 and must agree); the variant without ``weight_is_const`` is registered too.
 ``C = op(A) @ op(B)`` with ``op`` transposing the two minor dims when asked.
-Computed with numpy's matmul (BLAS for f32/f64; f16/bf16 in float32).
+Computed with numpy's matmul (BLAS for f32/f64; f16/bf16 in float32), split
+over the RAL context's threads with one BLAS thread each (kernels.blas).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from disc_ir.runtime.context import RalError
+from disc_ir.runtime.kernels.blas import parallel_matmul
 from disc_ir.runtime.kernels.numeric import FLOAT_ELEMENTS, compute_view, store
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_view
 from disc_ir.runtime.registry import I1, Ctx, MemRef, PVoid, Var, ral_api
@@ -58,11 +60,20 @@ def gemm_dims(
 
 
 def gemm(
-    a: MemRefDescriptor, b: MemRefDescriptor, c: MemRefDescriptor, tp_a: bool, tp_b: bool
+    a: MemRefDescriptor,
+    b: MemRefDescriptor,
+    c: MemRefDescriptor,
+    tp_a: bool,
+    tp_b: bool,
+    num_threads: int = 1,
 ) -> None:
-    """``c = op(a) @ op(b)`` over the minor two dims, batch dims elementwise."""
+    """``c = op(a) @ op(b)`` over the minor two dims, batch dims elementwise; large
+    products are split over up to ``num_threads`` threads (see kernels.blas)."""
     gemm_dims(a, b, c, tp_a, tp_b)
-    if a.num_elements == 0 or b.num_elements == 0 or c.num_elements == 0:
+    if c.num_elements == 0:
+        return
+    if a.num_elements == 0 or b.num_elements == 0:  # an empty contraction: zeros
+        store(c, np.zeros(c.sizes, dtype=np.float32))
         return
     lhs = compute_view(a)
     rhs = compute_view(b)
@@ -71,9 +82,22 @@ def gemm(
     if tp_b:
         rhs = np.swapaxes(rhs, -1, -2)
     if c.element.code in ("f32", "f64"):
-        np.matmul(lhs, rhs, out=numpy_view(c))
+        out = numpy_view(c)
+        if np.may_share_memory(out, lhs) or np.may_share_memory(out, rhs):
+            out[...] = np.matmul(lhs, rhs)
+        else:
+            parallel_matmul(lhs, rhs, out, num_threads)
     else:
-        store(c, np.matmul(lhs, rhs))
+        out = np.empty(c.sizes, dtype=np.float32)
+        parallel_matmul(lhs, rhs, out, num_threads)
+        store(c, out)
+
+
+def _num_threads(ctx: Any) -> int:
+    """The CPU driver's thread count (the RAL context's ``num_threads``)."""
+    from disc_ir.runtime.drivers.cpu import cpu_driver
+
+    return cpu_driver(ctx).num_threads
 
 
 GemmRunner = Callable[
@@ -128,6 +152,6 @@ def register_ral_gemm(
 ral_cpu_gemm, ral_cpu_gemm_no_const_hint = register_ral_gemm(
     "cpu",
     FLOAT_ELEMENTS,
-    lambda ctx, stream, a, b, c, tp_a, tp_b: gemm(a, b, c, tp_a, tp_b),
+    lambda ctx, stream, a, b, c, tp_a, tp_b: gemm(a, b, c, tp_a, tp_b, _num_threads(ctx)),
     "ral_cpu_gemm",
 )

@@ -10,7 +10,9 @@
 * `col_reduction`: kColReduction / kInput on CPU (tiled initialisation and
   accumulation loops);
 * `stitch_cpu`: kStitch on CPU (every sub-root materialised by its own loop
-  nest, the rest inlined afterwards).
+  nest, the rest inlined afterwards);
+* `sort`: `lmhlo.sort` on CPU (a stable merge sort per row, the comparator
+  evaluated on scalars; not in BladeDISC).
 
 * `gpu_common`: warp shuffles (width-adapted), shared memory, barriers,
   atomics;

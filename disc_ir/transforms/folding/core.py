@@ -53,9 +53,28 @@ def register_folder(*names: str, in_place: bool = False) -> Callable[[Folder], F
             if name in table:
                 raise ValueError(f"folder for '{name}' registered twice")
             table[name] = fn
+        _HAS_FOLDER.clear()  # `may_fold` answers change
         return fn
 
     return deco
+
+
+#: per op class: None (not `ConstantLike`), its `HasFolder` trait, or True
+#: (the constant is the `value` property or attribute)
+_CONSTANT_KIND: dict[type[Operation], HasFolder | bool | None] = {}
+
+
+def _constant_kind(op: Operation) -> HasFolder | bool | None:
+    cls = type(op)
+    try:
+        return _CONSTANT_KIND[cls]
+    except KeyError:
+        kind: HasFolder | bool | None = None
+        if has_trait(op, ConstantLike, value_if_unregistered=False):
+            folder = get_trait(op, HasFolder)
+            kind = folder if folder is not None else True
+        _CONSTANT_KIND[cls] = kind
+        return kind
 
 
 def constant_value(value: SSAValue) -> Attribute | None:
@@ -64,13 +83,14 @@ def constant_value(value: SSAValue) -> Attribute | None:
     Uses the op's fold hook when it has one (xDSL's convention), else its
     `value` property or attribute (`mhlo.constant`, `lmhlo`-free constants).
     """
-    if not isinstance(value, OpResult):
+    if value.__class__ is not OpResult and not isinstance(value, OpResult):
         return None
     op = value.op
-    if not has_trait(op, ConstantLike, value_if_unregistered=False):
+    kind = _constant_kind(op)
+    if kind is None:
         return None
-    if (trait := get_trait(op, HasFolder)) is not None:
-        folded = trait.fold(op)
+    if kind is not True:
+        folded = kind.fold(op)  # type: ignore[union-attr]
         if folded is not None and isinstance(attr := folded[value.index], Attribute):
             return attr
         return None
@@ -88,6 +108,27 @@ def operand_constants(op: Operation) -> list[Attribute | None]:
     return [constant_value(v) for v in op.operands]
 
 
+_HAS_FOLDER: dict[type[Operation], bool] = {}
+
+
+def may_fold(op: Operation) -> bool:
+    """Whether `op` has a folder at all (registered, in-place, or xDSL's
+    `HasFolder`): when not, `fold_op(op, in_place=True)` can only move
+    constant operands right (`move_constants_right`). Cached per op class;
+    folders are registered at import time."""
+    cls = type(op)
+    try:
+        return _HAS_FOLDER[cls]
+    except KeyError:
+        found = (
+            op.name in _FOLDERS
+            or op.name in _IN_PLACE_FOLDERS
+            or get_trait(op, HasFolder) is not None
+        )
+        _HAS_FOLDER[cls] = found
+        return found
+
+
 def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue] | None:
     """Fold `op` without touching the IR (unless `in_place`).
 
@@ -95,9 +136,22 @@ def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue]
     list when it was updated in place (only with `in_place=True`), or None.
     Constant ops are not folded (they are already folded).
     """
-    if has_trait(op, ConstantLike, value_if_unregistered=False):
+    if _constant_kind(op) is not None:
         return None
     consts = operand_constants(op)
+    folded = fold_with_constants(op, consts)
+    if folded is not None:
+        return folded
+    if in_place and fold_in_place(op, consts):
+        return []
+    return None
+
+
+def fold_with_constants(
+    op: Operation, consts: list[Attribute | None]
+) -> list[Attribute | SSAValue] | None:
+    """The folding part of `fold_op(op)` (no IR change) for a non-constant `op`
+    whose operand constants are `consts` (`operand_constants(op)`)."""
     folder = _FOLDERS.get(op.name)
     if folder is not None:
         result = folder(op, consts)
@@ -111,13 +165,16 @@ def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue]
                 for r, res in zip(result, op.results, strict=True)
             ):
                 return list(result)
-    if in_place:
-        in_place_folder = _IN_PLACE_FOLDERS.get(op.name)
-        if in_place_folder is not None and in_place_folder(op, consts) is not None:
-            return []
-        if move_constants_right(op):
-            return []
     return None
+
+
+def fold_in_place(op: Operation, consts: list[Attribute | None]) -> bool:
+    """The in-place part of `fold_op(op, in_place=True)`, after
+    `fold_with_constants(op, consts)` found nothing: whether `op` was updated."""
+    in_place_folder = _IN_PLACE_FOLDERS.get(op.name)
+    if in_place_folder is not None and in_place_folder(op, consts) is not None:
+        return True
+    return move_constants_right(op)
 
 
 def move_constants_right(op: Operation) -> bool:
@@ -125,15 +182,15 @@ def move_constants_right(op: Operation) -> bool:
 
     MLIR does this before folding commutative ops; returns whether anything moved.
     """
-    if len(op.operands) < 2 or not has_trait(op, Commutative, value_if_unregistered=False):
+    operands = op.operands
+    if len(operands) < 2 or not has_trait(op, Commutative, value_if_unregistered=False):
         return False
-    operands = list(op.operands)
-    non_const = [v for v in operands if not is_constant(v)]
-    const = [v for v in operands if is_constant(v)]
-    reordered = non_const + const
-    if reordered == operands:
-        return False
-    op.operands = reordered
+    is_const = [constant_value(v) is not None for v in operands]
+    if not any(is_const) or all(is_const[is_const.index(True) :]):
+        return False  # already in order
+    op.operands = [v for v, c in zip(operands, is_const, strict=True) if not c] + [
+        v for v, c in zip(operands, is_const, strict=True) if c
+    ]
     return True
 
 

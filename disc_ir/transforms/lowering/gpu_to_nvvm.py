@@ -21,7 +21,16 @@ the kernel module translates to LLVM IR without an extra step.
   `width - 1` as the clamp (`up`: `32 - width`); the `p` variant also gives
   the valid flag. `f32`/`i32` are shuffled directly; `i1`/`i8`/`i16`/`f16`/
   `bf16` through a widened `i32`; 64-bit values as two `i32` halves (the
-  valid flag of the low half).
+  valid flag of the low half);
+* `memref.generic_atomic_rmw` -> a compare-and-swap loop (BladeDISC's
+  `GenericAtomicRMWOpLoweringWithBitcast`): the element is loaded, the body
+  computes the new value from the loop's current one, `llvm.cmpxchg`
+  (`acq_rel` / `monotonic`, system scope) swaps it in if memory still holds
+  the current value, else the loop runs again with what it read; floats go
+  through the integer of their width (`llvm.bitcast`), as cmpxchg takes
+  integers only; the result is the value replaced. Sub-word integers
+  (`i8`/`i16`, `f16`/`bf16` as `i16`) are left to the NVPTX backend, which
+  widens part-word compare-and-swap to 32 bits.
 """
 
 from __future__ import annotations
@@ -44,11 +53,12 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.dialects.upstream.llvm import AddrSpaceCastOp
+from disc_ir.dialects.upstream.llvm import AddrSpaceCastOp, AtomicCmpXchgOp
+from disc_ir.dialects.upstream.memref import AtomicYieldOp, GenericAtomicRMWOp
 from disc_ir.transforms.lowering.func_to_llvm import (
     _convert_entry_args,
     converted_function_type,
@@ -243,7 +253,79 @@ def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
     replace_op(op, rewriter, [], [result, valid])
 
 
+def _bit_width(t: Attribute) -> int | None:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float64Type):
+        return 64
+    return None
+
+
+def _generic_atomic_rmw(op: Operation, rewriter: PatternRewriter) -> None:
+    """`memref.generic_atomic_rmw` -> load + CAS loop (see the module docstring).
+
+    The block holding `op` is split: `init` (up to `op`: load, branch to the
+    loop), `loop(%current)` (the body, cmpxchg, back edge with the value read)
+    and `end` (the ops after `op`, which see the value read as its result)."""
+    assert isinstance(op, GenericAtomicRMWOp)
+    init = op.parent_block()
+    region = init.parent if init is not None else None
+    if init is None or region is None or region.parent is None:
+        raise fail(op, "a generic_atomic_rmw must be in a function body")
+    owner = region.parent
+    if owner.name not in ("gpu.func", "llvm.func", "func.func"):
+        raise fail(op, f"a generic_atomic_rmw inside '{owner.name}' (lower it to a CFG first)")
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    elem = convert_type(memref_type.get_element_type())
+    bits = _bit_width(elem)
+    if bits is None:
+        raise fail(op, f"no compare-and-swap for elements of type {elem}")
+    as_int = elem if isinstance(elem, IntegerType) else IntegerType(bits)
+
+    em = Emitter(rewriter, op)
+    desc = MemRefDescriptor.of(em, op.memref)
+    ptr = desc.element_ptr(em, [em.llvm(i) for i in op.indices])
+    first = em.value(llvm.LoadOp(ptr, elem))
+
+    end = init.split_before(op)
+    loop = Block(arg_types=[elem])
+    region.insert_block_after(loop, init)
+    rewriter.insert_op(llvm.BrOp(loop, first), InsertPoint.at_end(init))
+
+    body = op.atomic_body.block
+    current = loop.args[0]
+    rewriter.replace_all_uses_with(body.args[0], current)
+    yield_op = body.last_op
+    assert isinstance(yield_op, AtomicYieldOp)
+    new_value = yield_op.operands[0]
+    for nested in list(body.ops):
+        if nested is yield_op:
+            continue
+        nested.detach()
+        loop.add_op(nested)
+
+    lem = Emitter(rewriter, InsertPoint.at_end(loop))
+    new = lem.llvm(new_value)
+    expected = current
+    if as_int != elem:
+        expected = lem.value(llvm.BitcastOp(current, as_int))
+        new = lem.value(llvm.BitcastOp(new, as_int))
+    pair = lem.value(AtomicCmpXchgOp(ptr, expected, new, "acq_rel", "monotonic"))
+    loaded = lem.extract(pair, [0], as_int)
+    ok = lem.extract(pair, [1], i1)
+    if as_int != elem:
+        loaded = lem.value(llvm.BitcastOp(loaded, elem))
+    lem.emit(llvm.CondBrOp(ok, end, [], loop, [loaded]))
+    replace_op(op, rewriter, [], [loaded])
+
+
 HANDLERS: dict[str, Handler] = {
+    "memref.generic_atomic_rmw": _generic_atomic_rmw,
     "gpu.func": _gpu_func,
     "gpu.return": _gpu_return,
     "gpu.thread_id": _sreg,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -13,7 +14,13 @@ import pytest
 from disc_ir.runtime import RalContext, RalContextOptions, RalError
 from disc_ir.runtime.abi import decode_ral_api_name
 from disc_ir.runtime.dispatch import DISC_RAL_CALL_TYPE, _pack_value
-from disc_ir.runtime.native import CPU_LAUNCH_NAME, WORD_ERROR, WORD_FAST_LAUNCH, native_runtime
+from disc_ir.runtime.native import (
+    CHUNKS_PER_THREAD,
+    CPU_LAUNCH_NAME,
+    WORD_ERROR,
+    WORD_FAST_LAUNCH,
+    native_runtime,
+)
 from disc_ir.runtime.registry import (
     GLOBAL_REGISTRY,
     I64,
@@ -48,9 +55,19 @@ def _native_call(exec_ctx, name: str, *args) -> None:
 class BoxRecorder:
     """A kernel that records the boxes it is called on (from any thread)."""
 
-    def __init__(self, rank: int):
+    def __init__(
+        self,
+        rank: int,
+        delay_s: float = 0.0,
+        slow_thread_delay_s: float = 0.0,
+        caller: int | None = None,
+    ):
         self.rank = rank
+        self.delay_s = delay_s
+        self.slow_thread_delay_s = slow_thread_delay_s
+        self.caller = caller
         self.boxes: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+        self.box_threads: list[int] = []
         self.threads: set[int] = set()
         self.lock = threading.Lock()
         self.cfunc = KERNEL_TYPE(self._run)
@@ -58,9 +75,16 @@ class BoxRecorder:
 
     def _run(self, lb: int, ub: int, step: int, params: int) -> None:
         read = lambda p: tuple((ctypes.c_int64 * self.rank).from_address(p))  # noqa: E731
+        me = threading.get_ident()
         with self.lock:
             self.boxes.append((read(lb), read(ub), read(step)))
-            self.threads.add(threading.get_ident())
+            self.box_threads.append(me)
+            self.threads.add(me)
+        # sleeping releases the GIL, so other threads can claim chunks meanwhile
+        if self.caller is not None and me != self.caller:
+            time.sleep(self.slow_thread_delay_s)
+        elif self.delay_s:
+            time.sleep(self.delay_s)
 
     def visits(self, shape: tuple[int, ...]) -> np.ndarray:
         counts = np.zeros(shape, dtype=np.int64)
@@ -102,11 +126,29 @@ def test_launch_covers_every_index_once(lb, ub, step):
 def test_launch_runs_on_several_threads():
     with RalContext(RalContextOptions(num_threads=2)) as ctx:
         exec_ctx = ctx.create_execution_context([])
-        kernel = BoxRecorder(1)
+        kernel = BoxRecorder(1, delay_s=0.002)
         for _ in range(20):
             _launch(exec_ctx, kernel, (0,), (64,), (1,))
-        assert len(kernel.boxes) == 40
+        # 2 threads x CHUNKS_PER_THREAD chunks of 64 / 8 indices per launch, claimed by both
+        assert len(kernel.boxes) == 20 * 2 * CHUNKS_PER_THREAD
+        assert {ub[0] - lb[0] for lb, ub, _ in kernel.boxes} == {64 // (2 * CHUNKS_PER_THREAD)}
+        np.testing.assert_array_equal(kernel.visits((64,)), np.full(64, 20))
         assert len(kernel.threads) == 2
+        exec_ctx.finish()
+
+
+def test_launch_finishes_without_a_slow_worker():
+    """Chunks are claimed dynamically: while a worker is stuck in its chunk, the
+    caller runs all the others (a fixed split would leave half the work waiting)."""
+    with RalContext(RalContextOptions(num_threads=2)) as ctx:
+        exec_ctx = ctx.create_execution_context([])
+        caller = threading.get_ident()
+        kernel = BoxRecorder(1, delay_s=0.0, slow_thread_delay_s=0.3, caller=caller)
+        _launch(exec_ctx, kernel, (0,), (16,), (1,))
+        np.testing.assert_array_equal(kernel.visits((16,)), np.ones(16))
+        by_caller = sum(1 for t in kernel.box_threads if t == caller)
+        if len(kernel.threads) == 2:  # the worker claimed (at most) one chunk and slept in it
+            assert by_caller == 2 * CHUNKS_PER_THREAD - 1
         exec_ctx.finish()
 
 

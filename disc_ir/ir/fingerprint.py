@@ -1,0 +1,90 @@
+"""Exact snapshots of an IR's state, to skip a pass that provably has nothing to do.
+
+`fingerprint(op)` lists, in pre-order, every op nested in `op` (the objects
+themselves), its operands, successors, result types, attributes and
+properties, and every region and block with its argument types, with a marker
+closing each region. Two fingerprints of the same op compare equal exactly
+when nothing in it changed in between: no op was created, erased or moved, no
+operand, successor, attribute, property or type was replaced. The list holds
+references to what it names, so no object of the snapshot is freed and its
+identity reused while the snapshot lives.
+
+`FixedPoints` remembers, per module and per pass configuration, a state on
+which the pass was seen to change nothing (a deterministic pass then changes
+nothing on that state again): `canonicalize` records the state it converged
+to and is skipped when a later run starts from that same state (e.g. after a
+`cse` that found nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from weakref import WeakKeyDictionary
+
+from xdsl.ir import Operation
+
+_END_OF_REGION = object()
+_END_OF_BLOCK_ARGS = object()
+
+
+def fingerprint(op: Operation) -> list[object]:
+    """A snapshot of `op` and everything nested in it (see the module docstring)."""
+    out: list[object] = []
+    _visit(op, out.append, out.extend)
+    return out
+
+
+def _visit(
+    op: Operation, append: Callable[[object], None], extend: Callable[[list[object]], None]
+) -> None:
+    # xDSL's private links are read directly: this runs over the whole module
+    # around each canonicalize, and the public iterators cost several times more.
+    append(op)
+    append(op._operands)  # pyright: ignore[reportPrivateUsage]
+    append(op._successors)  # pyright: ignore[reportPrivateUsage]
+    extend([r._type for r in op.results])  # pyright: ignore[reportPrivateUsage]
+    append(op.attributes.copy())
+    append(op.properties.copy())
+    for region in op.regions:
+        append(region)
+        block = region._first_block  # pyright: ignore[reportPrivateUsage]
+        while block is not None:
+            append(block)
+            extend([a._type for a in block._args])  # pyright: ignore[reportPrivateUsage]
+            append(_END_OF_BLOCK_ARGS)
+            child = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while child is not None:
+                _visit(child, append, extend)
+                child = child._next_op  # pyright: ignore[reportPrivateUsage]
+            block = block._next_block  # pyright: ignore[reportPrivateUsage]
+        append(_END_OF_REGION)
+
+
+class FixedPoints:
+    """Module states on which a pass (identified by a hashable key) changed nothing.
+
+    `context`: an object the pass's behaviour also depends on (e.g. the
+    xDSL `Context` its patterns build ops in); a state counts only with the
+    same object.
+    """
+
+    def __init__(self) -> None:
+        self._states: WeakKeyDictionary[Operation, dict[Hashable, tuple[object, list[object]]]] = (
+            WeakKeyDictionary()
+        )
+
+    def is_fixed_point(self, module: Operation, key: Hashable, context: object = None) -> bool:
+        """Whether `module` is unchanged since `record(module, key, context)`."""
+        state = self._states.get(module, {}).get(key)
+        return state is not None and state[0] is context and state[1] == fingerprint(module)
+
+    def record(self, module: Operation, key: Hashable, context: object = None) -> None:
+        """Remember the current state of `module` as a fixed point of pass `key`."""
+        self._states.setdefault(module, {})[key] = (context, fingerprint(module))
+
+    def forget(self, module: Operation, key: Hashable) -> None:
+        """Drop what is remembered of `module` for pass `key`."""
+        self._states.get(module, {}).pop(key, None)
+
+
+__all__ = ["FixedPoints", "fingerprint"]
