@@ -91,7 +91,9 @@ def _initialize() -> None:
             _INITIALIZED = True
 
 
-def host_target_machine(opt_level: int = 3, jit: bool = True) -> Any:
+def host_target_machine(
+    opt_level: int = 3, jit: bool = True, reloc: str = "default", codemodel: str | None = None
+) -> Any:
     """A target machine for this host: its triple, CPU name and CPU features."""
     _initialize()
     target = llvm_binding.Target.from_default_triple()
@@ -100,7 +102,8 @@ def host_target_machine(opt_level: int = 3, jit: bool = True) -> Any:
         features=llvm_binding.get_host_cpu_features().flatten(),
         opt=opt_level,
         jit=jit,
-        codemodel="jitdefault" if jit else "default",
+        reloc=reloc,
+        codemodel=codemodel or ("jitdefault" if jit else "default"),
     )
 
 
@@ -596,16 +599,7 @@ def jit_target_machine(opt_level: int = 3) -> Any:
     position-independent, so constants are addressed RIP-relative and folded into
     vector instructions (MCJIT's large code model needs a `movabs` per constant-pool
     access, which hot loops re-execute when vector registers run out)."""
-    _initialize()
-    target = llvm_binding.Target.from_default_triple()
-    return target.create_target_machine(
-        cpu=llvm_binding.get_host_cpu_name(),
-        features=llvm_binding.get_host_cpu_features().flatten(),
-        opt=opt_level,
-        jit=True,
-        reloc="pic",
-        codemodel="default",
-    )
+    return host_target_machine(opt_level, jit=True, reloc="pic", codemodel="default")
 
 
 class HostJit:
