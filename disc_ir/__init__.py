@@ -17,11 +17,19 @@ if TYPE_CHECKING:
         LoweredModule,
         compile,
         lower_to_llvm_ir,
+        preload,
     )
 
-_LAZY = {"compile", "Executable", "CompileError", "LoweredModule", "lower_to_llvm_ir"}
+_LAZY = {"compile", "Executable", "CompileError", "LoweredModule", "lower_to_llvm_ir", "preload"}
 
-__all__ = ["CompileError", "Executable", "LoweredModule", "compile", "lower_to_llvm_ir"]
+__all__ = [
+    "CompileError",
+    "Executable",
+    "LoweredModule",
+    "compile",
+    "lower_to_llvm_ir",
+    "preload",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -375,3 +375,20 @@ def test_bf16_on_cpu_takes_and_gives_bit_patterns() -> None:
     (out,) = disc_ir.compile(BF16_GRAPH)(bits)
     assert out.dtype == np.uint16
     np.testing.assert_array_equal(out, np.array([0x4040, 0x7FC0, 0xC000], np.uint16))
+
+
+def test_preload_loads_the_pipeline_before_the_first_compile() -> None:
+    """`preload` imports the target's pass modules (loaded lazily otherwise),
+    so a server pays for them at start-up; an unknown target is named."""
+    code = (
+        "import sys, disc_ir\n"
+        "before = 'disc_ir.transforms.disc_to_llvm' in sys.modules\n"
+        "disc_ir.preload('cpu')\n"
+        "print(before, 'disc_ir.transforms.disc_to_llvm' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True"]
+    with pytest.raises(CompileError, match="unknown target 'tpu'"):
+        disc_ir.preload("tpu")
