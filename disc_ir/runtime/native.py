@@ -8,7 +8,10 @@ A small LLVM IR module, JIT-compiled once per process with llvmlite, defines
   natively when the execution context allows it (see below) and passes every
   other call, and every launch it cannot handle (bad bounds, a null kernel), to
   the Python dispatcher (:mod:`disc_ir.runtime.dispatch`), so the RAL ABI and
-  the Python registry are unchanged.
+  the Python registry are unchanged. It also answers CPU ``ral_const`` calls
+  from the RAL context's constants table (``const_table`` word, see
+  ``CONST_ENTRY_WORDS``) once the Python entry has loaded that constant and
+  filled its ``unique_index`` slot: every later call skips Python.
 * a parallel-for over a process-wide pool of pthreads (created through libc,
   detached, blocked on a condition variable between launches): with ``parts``
   threads taking part (at most ``num_threads``), the index space
@@ -24,11 +27,12 @@ A small LLVM IR module, JIT-compiled once per process with llvmlite, defines
   runs the whole index space on its own thread.
 
 The execution-context handle compiled code receives is the address of a
-``NativeContext`` record (five 64-bit words): ``magic``, ``error`` (nonzero once
+``NativeContext`` record (six 64-bit words): ``magic``, ``error`` (nonzero once
 the call signalled an error: launches are then skipped, as the Python
 dispatcher skips ``skip_on_error`` entries), ``fast_launch`` (nonzero: the
-RAL context's registry has the stock CPU launch entry), ``num_threads`` and
-``min_units_per_core`` (``DISC_MIN_NUM_UNIT_PER_CORE``). A handle without the
+RAL context's registry has the stock CPU launch entry), ``num_threads``,
+``min_units_per_core`` (``DISC_MIN_NUM_UNIT_PER_CORE``) and ``const_table``
+(the address of the CPU driver's constants table, or 0). A handle without the
 magic word goes to the Python dispatcher.
 
 If the module cannot be built (no pthreads in the process), ``disc_ral_call``
@@ -49,13 +53,21 @@ WORD_ERROR = 1
 WORD_FAST_LAUNCH = 2
 WORD_NUM_THREADS = 3
 WORD_MIN_UNITS = 4
-NATIVE_CONTEXT_WORDS = 5
+WORD_CONST_TABLE = 5
+NATIVE_CONTEXT_WORDS = 6
 
 CPU_LAUNCH_NAME = (
     "ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void"
 )
 
 MAX_LAUNCH_RANK = 8
+
+#: Prefix of the CPU ``ral_const`` entry names the native dispatcher answers.
+CPU_CONST_PREFIX = "ral_const___cpu___"
+#: Constants table: word 0 the capacity, then one entry per ``unique_index``:
+#: the ``unique_name`` address it was filled for (0: empty), the rank, and the
+#: memref descriptor ``{allocated, aligned, offset, sizes[rank], strides[rank]}``.
+CONST_ENTRY_WORDS = 2 + 3 + 2 * MAX_LAUNCH_RANK
 #: chunks per thread of a pooled launch (claimed dynamically, see the module docstring)
 CHUNKS_PER_THREAD = 4
 MAX_WORKERS = 255
@@ -87,6 +99,7 @@ def _ir() -> str:
     )
     return f"""
 @launch_name = private unnamed_addr constant [{len(name)} x i8] c"{name_ir}"
+@const_prefix = private unnamed_addr constant [{len(CPU_CONST_PREFIX)} x i8] c"{CPU_CONST_PREFIX}"
 @disc_rt_python_dispatch = global ptr null
 @disc_rt_mutex = global [128 x i8] zeroinitializer, align 64
 @disc_rt_launch_mutex = global [128 x i8] zeroinitializer, align 64
@@ -515,6 +528,103 @@ differ:
   ret i1 false
 }}
 
+; True when %name starts with CPU_CONST_PREFIX.
+define private i1 @is_cpu_const(ptr %name) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %same ]
+  %done = icmp eq i64 %i, {len(CPU_CONST_PREFIX)}
+  br i1 %done, label %match, label %compare
+compare:
+  %ap = getelementptr i8, ptr %name, i64 %i
+  %a = load i8, ptr %ap
+  %bp = getelementptr [{len(CPU_CONST_PREFIX)} x i8], ptr @const_prefix, i64 0, i64 %i
+  %b = load i8, ptr %bp
+  %eq = icmp eq i8 %a, %b
+  br i1 %eq, label %same, label %differ
+same:
+  %i1 = add i64 %i, 1
+  br label %loop
+match:
+  ret i1 true
+differ:
+  ret i1 false
+}}
+
+; True when the NUL-terminated strings %a and %b are equal.
+define private i1 @same_text(ptr %a, ptr %b) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %ap = getelementptr i8, ptr %a, i64 %i
+  %x = load i8, ptr %ap
+  %bp = getelementptr i8, ptr %b, i64 %i
+  %y = load i8, ptr %bp
+  %eq = icmp eq i8 %x, %y
+  br i1 %eq, label %next_or_end, label %differ
+next_or_end:
+  %end = icmp eq i8 %x, 0
+  br i1 %end, label %match, label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+match:
+  ret i1 true
+differ:
+  ret i1 false
+}}
+
+; Answers a CPU ral_const call from the context's constants table (filled by
+; the Python entry on its first call for that unique_index); 0 when handled.
+define private i32 @cached_const(ptr %table, ptr %args) {{
+entry:
+  %np = getelementptr ptr, ptr %args, i64 2
+  %namep = load ptr, ptr %np
+  %key = load i64, ptr %namep
+  %namep_text = inttoptr i64 %key to ptr
+  %ip = getelementptr ptr, ptr %args, i64 3
+  %idxp = load ptr, ptr %ip
+  %idx32 = load i32, ptr %idxp
+  %idx = sext i32 %idx32 to i64
+  %cap = load i64, ptr %table
+  %nonneg = icmp sge i64 %idx, 0
+  %below = icmp slt i64 %idx, %cap
+  %inside = and i1 %nonneg, %below
+  br i1 %inside, label %probe, label %miss
+probe:
+  %off0 = mul i64 %idx, {CONST_ENTRY_WORDS}
+  %off = add i64 %off0, 1
+  %slot = getelementptr i64, ptr %table, i64 %off
+  %have = load atomic i64, ptr %slot acquire, align 8
+  %filled = icmp ne i64 %have, 0
+  %named = icmp ne i64 %key, 0
+  %both = and i1 %filled, %named
+  br i1 %both, label %compare, label %miss
+compare:
+  ; the same name may live at several addresses (one global per use)
+  %same = icmp eq i64 %have, %key
+  br i1 %same, label %copy, label %compare_text
+compare_text:
+  %have_p = inttoptr i64 %have to ptr
+  %equal = call i1 @same_text(ptr %have_p, ptr %namep_text)
+  br i1 %equal, label %copy, label %miss
+copy:
+  %rp = getelementptr i64, ptr %slot, i64 1
+  %rank = load i64, ptr %rp
+  %twice = shl i64 %rank, 1
+  %words = add i64 %twice, 3
+  %bytes = shl i64 %words, 3
+  %desc = getelementptr i64, ptr %slot, i64 2
+  %op = getelementptr ptr, ptr %args, i64 4
+  %out = load ptr, ptr %op
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %desc, i64 %bytes, i1 false)
+  ret i32 0
+miss:
+  ret i32 1
+}}
+
 define void @disc_rt_dispatch(ptr %ctx, ptr %name, ptr %args) {{
 entry:
   %has_ctx = icmp ne ptr %ctx, null
@@ -522,7 +632,19 @@ entry:
 check_magic:
   %magic = load i64, ptr %ctx
   %is_ours = icmp eq i64 %magic, {MAGIC}
-  br i1 %is_ours, label %check_fast, label %python
+  br i1 %is_ours, label %check_table, label %python
+check_table:
+  %tp = getelementptr i64, ptr %ctx, i64 {WORD_CONST_TABLE}
+  %table = load ptr, ptr %tp
+  %has_table = icmp ne ptr %table, null
+  br i1 %has_table, label %check_const, label %check_fast
+check_const:
+  %is_const = call i1 @is_cpu_const(ptr %name)
+  br i1 %is_const, label %const, label %check_fast
+const:
+  %crc = call i32 @cached_const(ptr %table, ptr %args)
+  %cached = icmp eq i32 %crc, 0
+  br i1 %cached, label %skip, label %python
 check_fast:
   %fp = getelementptr i64, ptr %ctx, i64 {WORD_FAST_LAUNCH}
   %fast = load i64, ptr %fp

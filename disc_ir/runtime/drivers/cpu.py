@@ -42,7 +42,9 @@ from disc_ir.runtime.context import (
 )
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
 from disc_ir.runtime.native import (
+    CONST_ENTRY_WORDS,
     CPU_LAUNCH_NAME,
+    WORD_CONST_TABLE,
     WORD_FAST_LAUNCH,
     WORD_MIN_UNITS,
     WORD_NUM_THREADS,
@@ -69,6 +71,8 @@ M = Var("M")
 T = Var("T")
 
 ALIGNMENT = 64
+#: ral_const unique indices the native dispatcher caches per RAL context (more go through Python).
+CONST_TABLE_ENTRIES = 256
 MAX_RANK = 8
 ALL_ELEMENTS = tuple(SCALAR_TYPES)
 DRIVER_NAME = "cpu"
@@ -303,6 +307,10 @@ class CpuDriver(Driver):
         self._min_units = _min_units_per_core()
         # Whether ral_kernel_launch runs in the native dispatcher (decided on first use).
         self._native_launch: bool | None = None
+        # ral_const results by unique_index, answered by the native dispatcher
+        # once the Python entry filled them (see native.CONST_ENTRY_WORDS).
+        self.const_table = (ctypes.c_int64 * (1 + CONST_TABLE_ENTRIES * CONST_ENTRY_WORDS))()
+        self.const_table[0] = CONST_TABLE_ENTRIES
 
     # -- per execution --------------------------------------------------------
 
@@ -323,6 +331,7 @@ class CpuDriver(Driver):
         native[WORD_FAST_LAUNCH] = int(self._native_launch)
         native[WORD_NUM_THREADS] = self.num_threads
         native[WORD_MIN_UNITS] = self._min_units
+        native[WORD_CONST_TABLE] = ctypes.addressof(self.const_table)
 
     def _can_launch_natively(self) -> bool:
         """True when launches may bypass Python: the native runtime runs, and this
@@ -686,6 +695,7 @@ def ral_cpu_const(
 
 _U64 = ctypes.c_uint64
 _I64C = ctypes.c_int64
+_I32C = ctypes.c_int32
 
 
 def _descriptor_words(rank: int) -> type:
@@ -746,13 +756,37 @@ def _fast_const(generic: Any, element: ScalarType, rank: int) -> Any:
             return
         name = ctypes.string_at(name_address).decode()
         driver = cpu_driver(exec_ctx)
-        array = driver._consts.get((name, element.code))
+        key = (name, element.code)
+        array = driver._consts.get(key)
         if array is None or array.ndim != rank or not array.size:
-            generic(exec_ctx, slots)
-            return
-        _write_contiguous_descriptor(slots[4], array.__array_interface__["data"][0], array.shape)
+            generic(exec_ctx, slots)  # loads it (or reports why not)
+            array = driver._consts.get(key)
+            if array is None or array.ndim != rank or not array.size:
+                return
+        else:
+            _write_contiguous_descriptor(slots[4], array.ctypes.data, array.shape)
+        index = _I32C.from_address(slots[3]).value
+        _remember_const(driver, name_address, index, array.ctypes.data, array.shape)
 
     return invoke
+
+
+def _remember_const(
+    driver: CpuDriver, name_address: int, index: int, data: int, shape: tuple[int, ...]
+) -> None:
+    """Fills entry ``index`` of the driver's constants table (native fast path).
+
+    The descriptor words are written before the key, so a thread reading the
+    table concurrently sees either an empty entry or a complete one.
+    """
+    table = driver.const_table
+    if not 0 <= index < table[0] or table[1 + index * CONST_ENTRY_WORDS]:
+        return  # out of the table, or filled (by this name: indices are unique per name)
+    base = 1 + index * CONST_ENTRY_WORDS
+    rank = len(shape)
+    table[base + 1] = rank
+    _write_contiguous_descriptor(ctypes.addressof(table) + (base + 2) * 8, data, shape)
+    table[base] = name_address
 
 
 def _fast_send_output(element: ScalarType, rank: int) -> Any:
