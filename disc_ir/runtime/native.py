@@ -27,12 +27,14 @@ A small LLVM IR module, JIT-compiled once per process with llvmlite, defines
   runs the whole index space on its own thread.
 
 The execution-context handle compiled code receives is the address of a
-``NativeContext`` record (six 64-bit words): ``magic``, ``error`` (nonzero once
+``NativeContext`` record (seven 64-bit words): ``magic``, ``error`` (nonzero once
 the call signalled an error: launches are then skipped, as the Python
 dispatcher skips ``skip_on_error`` entries), ``fast_launch`` (nonzero: the
 RAL context's registry has the stock CPU launch entry), ``num_threads``,
-``min_units_per_core`` (``DISC_MIN_NUM_UNIT_PER_CORE``) and ``const_table``
-(the address of the CPU driver's constants table, or 0). A handle without the
+``min_units_per_core`` (``DISC_MIN_NUM_UNIT_PER_CORE``), ``const_table``
+(the address of the CPU driver's constants table, or 0) and ``fast_assert``
+(nonzero: the registry has the stock CPU ``ral_shape_assertion``; holding
+assertions then return without Python). A handle without the
 magic word goes to the Python dispatcher.
 
 If the module cannot be built (no pthreads in the process), ``disc_ral_call``
@@ -54,11 +56,14 @@ WORD_FAST_LAUNCH = 2
 WORD_NUM_THREADS = 3
 WORD_MIN_UNITS = 4
 WORD_CONST_TABLE = 5
-NATIVE_CONTEXT_WORDS = 6
+WORD_FAST_ASSERT = 6
+NATIVE_CONTEXT_WORDS = 7
 
 CPU_LAUNCH_NAME = (
     "ral_kernel_launch___cpu___pvoid_pvoid_m1di64_m1di64_m1di64_i64_pvoid_ppvoid___void"
 )
+
+CPU_SHAPE_ASSERTION_NAME = "ral_shape_assertion___cpu___pvoid_pvoid_m0di1_m1di64_pvoid___void"
 
 MAX_LAUNCH_RANK = 8
 
@@ -100,6 +105,7 @@ def _ir() -> str:
     return f"""
 @launch_name = private unnamed_addr constant [{len(name)} x i8] c"{name_ir}"
 @const_prefix = private unnamed_addr constant [{len(CPU_CONST_PREFIX)} x i8] c"{CPU_CONST_PREFIX}"
+@assert_name = private unnamed_addr constant [{len(CPU_SHAPE_ASSERTION_NAME) + 1} x i8] c"{CPU_SHAPE_ASSERTION_NAME}\\00"
 @disc_rt_python_dispatch = global ptr null
 @disc_rt_mutex = global [128 x i8] zeroinitializer, align 64
 @disc_rt_launch_mutex = global [128 x i8] zeroinitializer, align 64
@@ -625,6 +631,23 @@ miss:
   ret i32 1
 }}
 
+; A holding shape assertion needs no Python: its predicate (a rank-0 i1
+; memref: {{allocated, aligned, offset}}) is nonzero. 0 when handled.
+define private i32 @holding_assertion(ptr %args) {{
+entry:
+  %pp = getelementptr ptr, ptr %args, i64 2
+  %desc = load ptr, ptr %pp
+  %ap = getelementptr i64, ptr %desc, i64 1
+  %aligned = load ptr, ptr %ap
+  %op = getelementptr i64, ptr %desc, i64 2
+  %offset = load i64, ptr %op
+  %bp = getelementptr i8, ptr %aligned, i64 %offset
+  %pred = load i8, ptr %bp
+  %holds = icmp ne i8 %pred, 0
+  %rc = select i1 %holds, i32 0, i32 1
+  ret i32 %rc
+}}
+
 define void @disc_rt_dispatch(ptr %ctx, ptr %name, ptr %args) {{
 entry:
   %has_ctx = icmp ne ptr %ctx, null
@@ -637,14 +660,26 @@ check_table:
   %tp = getelementptr i64, ptr %ctx, i64 {WORD_CONST_TABLE}
   %table = load ptr, ptr %tp
   %has_table = icmp ne ptr %table, null
-  br i1 %has_table, label %check_const, label %check_fast
+  br i1 %has_table, label %check_const, label %check_assert
 check_const:
   %is_const = call i1 @is_cpu_const(ptr %name)
-  br i1 %is_const, label %const, label %check_fast
+  br i1 %is_const, label %const, label %check_assert
 const:
   %crc = call i32 @cached_const(ptr %table, ptr %args)
   %cached = icmp eq i32 %crc, 0
   br i1 %cached, label %skip, label %python
+check_assert:
+  %ap = getelementptr i64, ptr %ctx, i64 {WORD_FAST_ASSERT}
+  %fast_assert = load i64, ptr %ap
+  %assert_on = icmp ne i64 %fast_assert, 0
+  br i1 %assert_on, label %check_assert_name, label %check_fast
+check_assert_name:
+  %is_assert = call i1 @same_text(ptr %name, ptr @assert_name)
+  br i1 %is_assert, label %assertion, label %check_fast
+assertion:
+  %arc = call i32 @holding_assertion(ptr %args)
+  %holds = icmp eq i32 %arc, 0
+  br i1 %holds, label %skip, label %python
 check_fast:
   %fp = getelementptr i64, ptr %ctx, i64 {WORD_FAST_LAUNCH}
   %fast = load i64, ptr %fp

@@ -44,7 +44,9 @@ from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
 from disc_ir.runtime.native import (
     CONST_ENTRY_WORDS,
     CPU_LAUNCH_NAME,
+    CPU_SHAPE_ASSERTION_NAME,
     WORD_CONST_TABLE,
+    WORD_FAST_ASSERT,
     WORD_FAST_LAUNCH,
     WORD_MIN_UNITS,
     WORD_NUM_THREADS,
@@ -307,6 +309,8 @@ class CpuDriver(Driver):
         self._min_units = _min_units_per_core()
         # Whether ral_kernel_launch runs in the native dispatcher (decided on first use).
         self._native_launch: bool | None = None
+        # Whether holding shape assertions return in the native dispatcher.
+        self._native_assert: bool | None = None
         # ral_const results by unique_index, answered by the native dispatcher
         # once the Python entry filled them (see native.CONST_ENTRY_WORDS).
         self.const_table = (ctypes.c_int64 * (1 + CONST_TABLE_ENTRIES * CONST_ENTRY_WORDS))()
@@ -332,6 +336,17 @@ class CpuDriver(Driver):
         native[WORD_NUM_THREADS] = self.num_threads
         native[WORD_MIN_UNITS] = self._min_units
         native[WORD_CONST_TABLE] = ctypes.addressof(self.const_table)
+        if self._native_assert is None:
+            self._native_assert = self._stock_shape_assertion()
+        native[WORD_FAST_ASSERT] = int(self._native_assert)
+
+    def _stock_shape_assertion(self) -> bool:
+        """True when this context's registry has the stock CPU ral_shape_assertion
+        (the native dispatcher may then answer the holding ones)."""
+        from disc_ir.runtime.kernels.assertion import ral_shape_assertion
+
+        entry = self.context.registry.find(CPU_SHAPE_ASSERTION_NAME)
+        return entry is not None and entry.python_function is ral_shape_assertion
 
     def _can_launch_natively(self) -> bool:
         """True when launches may bypass Python: the native runtime runs, and this

@@ -1,5 +1,6 @@
 """The native dispatcher answers CPU ``ral_const`` calls from the RAL context's
-constants table once Python has loaded a constant; the runtime module builds."""
+constants table once Python has loaded a constant, and holding shape assertions
+without Python; the runtime module builds."""
 
 from __future__ import annotations
 
@@ -51,4 +52,32 @@ def test_constants_are_answered_natively_after_the_first_call(monkeypatch) -> No
     np.testing.assert_array_equal(again, first)
     np.testing.assert_array_equal(fewer, first[:5])  # row-wise: same rows, same values
     assert len(calls) == first_calls  # later calls never reached Python
+    exe.close()
+
+
+@pytest.mark.skipif(native.native_runtime() is None, reason="no native runtime here")
+def test_holding_shape_assertions_skip_python_failing_ones_still_raise(monkeypatch) -> None:
+    import disc_ir
+    from disc_ir.runtime.kernels.assertion import ShapeAssertionError
+
+    entry = GLOBAL_REGISTRY.find(native.CPU_SHAPE_ASSERTION_NAME)
+    calls: list[int] = []
+    stock = entry.invoke
+
+    def counting(exec_ctx, slots):  # noqa: ANN001, ANN202
+        calls.append(1)
+        stock(exec_ctx, slots)
+
+    monkeypatch.setattr(entry, "invoke", counting)
+    exe = disc_ir.compile(GRAPH)  # jax's assertion: rows >= 1
+    g = np.ones(768, np.float32)
+    (out,) = exe(np.ones((2, 768), np.float32), g, g)
+    assert out.shape == (2, 768) and calls == []
+    with pytest.raises(
+        ShapeAssertionError, match="Expected value >= 1 for dimension variable 'rows'"
+    ):
+        exe(np.ones((0, 768), np.float32), g, g)
+    assert calls  # the failing one reached Python, which raised its message
+    (out,) = exe(np.ones((3, 768), np.float32), g, g)
+    assert out.shape == (3, 768)
     exe.close()
