@@ -24,40 +24,62 @@ from weakref import WeakKeyDictionary
 from xdsl.ir import Operation
 
 _END_OF_REGION = object()
-_END_OF_BLOCK_ARGS = object()
+_EXHAUSTED = object()
+
+
+class _Mismatch(Exception):
+    """Raised by `_matches`' sink at the first item differing from the snapshot."""
 
 
 def fingerprint(op: Operation) -> list[object]:
     """A snapshot of `op` and everything nested in it (see the module docstring)."""
     out: list[object] = []
-    _visit(op, out.append, out.extend)
+    _visit(op, out.append)
     return out
 
 
-def _visit(
-    op: Operation, append: Callable[[object], None], extend: Callable[[list[object]], None]
-) -> None:
-    # xDSL's private links are read directly: this runs over the whole module
-    # around each canonicalize, and the public iterators cost several times more.
-    append(op)
-    append(op._operands)  # pyright: ignore[reportPrivateUsage]
-    append(op._successors)  # pyright: ignore[reportPrivateUsage]
-    extend([r._type for r in op.results])  # pyright: ignore[reportPrivateUsage]
-    append(op.attributes.copy())
-    append(op.properties.copy())
+def _matches(op: Operation, snapshot: list[object]) -> bool:
+    """`fingerprint(op) == snapshot`, stopping at the first difference."""
+    items = iter(snapshot)
+
+    def check(item: object) -> None:
+        if next(items, _EXHAUSTED) != item:
+            raise _Mismatch
+
+    try:
+        _visit(op, check)
+    except _Mismatch:
+        return False
+    return next(items, _EXHAUSTED) is _EXHAUSTED
+
+
+def _visit(op: Operation, sink: Callable[[object], None]) -> None:
+    # One item per op (the op, its operands, successors, result types,
+    # attributes and properties), per block (the block and its argument types)
+    # and per region (the region, then a closing marker). xDSL's private links
+    # are read directly: this runs over the whole module around each
+    # canonicalize, and the public iterators cost several times more.
+    sink(
+        (
+            op,
+            op._operands,  # pyright: ignore[reportPrivateUsage]
+            op._successors,  # pyright: ignore[reportPrivateUsage]
+            [r._type for r in op.results],  # pyright: ignore[reportPrivateUsage]
+            op.attributes.copy(),
+            op.properties.copy(),
+        )
+    )
     for region in op.regions:
-        append(region)
+        sink(region)
         block = region._first_block  # pyright: ignore[reportPrivateUsage]
         while block is not None:
-            append(block)
-            extend([a._type for a in block._args])  # pyright: ignore[reportPrivateUsage]
-            append(_END_OF_BLOCK_ARGS)
+            sink((block, [a._type for a in block._args]))  # pyright: ignore[reportPrivateUsage]
             child = block._first_op  # pyright: ignore[reportPrivateUsage]
             while child is not None:
-                _visit(child, append, extend)
+                _visit(child, sink)
                 child = child._next_op  # pyright: ignore[reportPrivateUsage]
             block = block._next_block  # pyright: ignore[reportPrivateUsage]
-        append(_END_OF_REGION)
+        sink(_END_OF_REGION)
 
 
 class FixedPoints:
@@ -76,7 +98,7 @@ class FixedPoints:
     def is_fixed_point(self, module: Operation, key: Hashable, context: object = None) -> bool:
         """Whether `module` is unchanged since `record(module, key, context)`."""
         state = self._states.get(module, {}).get(key)
-        return state is not None and state[0] is context and state[1] == fingerprint(module)
+        return state is not None and state[0] is context and _matches(module, state[1])
 
     def record(self, module: Operation, key: Hashable, context: object = None) -> None:
         """Remember the current state of `module` as a fixed point of pass `key`."""

@@ -8,30 +8,37 @@ where the op definition declares them.
 
 from __future__ import annotations
 
+import functools
 import struct
 import weakref
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     BFloat16Type,
     CallSiteLoc,
+    ComplexType,
     FileLineColLoc,
     Float16Type,
     Float32Type,
     Float64Type,
     FusedLoc,
+    IndexType,
     IntAttr,
+    IntegerType,
     ModuleOp,
     NameLoc,
     NoneAttr,
+    RankedStructure,
     StringAttr,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import IRDLOperation
+from xdsl.irdl import AttrConstraint, IRDLOperation, base
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
@@ -76,6 +83,12 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
 # The description of a placeholder for a location alias used before its
 # definition (MLIR's deferred location aliases); resolved after parsing.
 _DEFERRED = "\0deferred-location-alias:"
+
+
+@functools.cache
+def _dense_literal_type_constraint() -> AttrConstraint:
+    """What xDSL's parser requires of a dense literal's type (built once)."""
+    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
 
 class DiscParser(Parser):
@@ -157,9 +170,35 @@ class DiscParser(Parser):
     def parse_operation(self) -> Operation:
         span = self._current_token.span
         op = super().parse_operation()
-        loc = span.get_location()
-        _SOURCE_LOCATIONS[op] = (loc.line, loc.col)
+        _SOURCE_LOCATIONS[op] = self._line_and_column(span)
         return op
+
+    def _line_and_column(self, span: Span) -> tuple[int, int]:
+        """`span.get_location()`'s line and column, counting the newlines from
+        the previous op's start instead of from the start of the input (ops
+        start in increasing order: parsing stays linear in the input size)."""
+        source = span.input
+        start = span.start
+        state = self.__dict__.get("_disc_line_state")
+        if state is None or state[0] is not source or start < state[1]:
+            state = (source, 0, 0)
+        newlines = state[2] + source.content.count(source.newline, state[1], start)
+        self.__dict__["_disc_line_state"] = (source, start, newlines)
+        column = start - source.get_start_of_line(start) + 1
+        return newlines + 1 + span.line_offset, column
+
+    def _parse_dense_literal_type(
+        self,
+    ) -> RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]:
+        # xDSL's, with the type constraint built once instead of per literal
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _dense_literal_type_constraint().verifies(type):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+            )
+        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
 
     def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
         op = super()._parse_generic_operation(op_type)

@@ -187,24 +187,49 @@ def _removable(effect: EffectInstance, root: Operation, alloc_without_value: boo
     return isinstance(value, SSAValue) and root.is_ancestor(value.owner)
 
 
+#: (op class, alloc_without_value) -> `_only_removable` for classes whose
+#: effects are a constant set (its effects carry no value: the answer is the class's)
+_CONSTANT_REMOVABLE: dict[tuple[type[Operation], bool], bool] = {}
+
+
 def _only_removable(op: Operation, root: Operation, alloc_without_value: bool) -> bool:
+    key = (type(op), alloc_without_value)
+    known = _CONSTANT_REMOVABLE.get(key)
+    if known is not None:
+        return known
     found = _class_effects(op)
     if found is None:
+        _CONSTANT_REMOVABLE[key] = False
         return False
     if not isinstance(found, tuple):
-        return all(_removable(e, root, alloc_without_value) for e in found)
+        removable = all(_removable(e, root, alloc_without_value) for e in found)
+        if all(e.value is None for e in found):
+            _CONSTANT_REMOVABLE[key] = removable
+        return removable
     for trait, recursive in found:
         if recursive:
+            # last ops first: a loop body's writes (what makes the answer
+            # False) usually sit at its end, just before the terminator
             for region in op.regions:
-                for block in region.blocks:
-                    for child in block.ops:
+                block = region._last_block  # pyright: ignore[reportPrivateUsage]
+                while block is not None:
+                    child = block._last_op  # pyright: ignore[reportPrivateUsage]
+                    while child is not None:
                         if not _only_removable(child, root, alloc_without_value):
                             return False
+                        child = child._prev_op  # pyright: ignore[reportPrivateUsage]
+                    block = block._prev_block  # pyright: ignore[reportPrivateUsage]
             continue
         effects = trait.get_effects(op)
         if effects is None or not all(_removable(e, root, alloc_without_value) for e in effects):
             return False
     return True
+
+
+def removal_is_class_constant(op: Operation, alloc_without_value: bool) -> bool:
+    """Whether `only_reads_or_allocates(op, alloc_without_value)`, once asked,
+    is known to answer the same for every op of `op`'s class."""
+    return (type(op), alloc_without_value) in _CONSTANT_REMOVABLE
 
 
 def only_reads_or_allocates(op: Operation, alloc_without_value: bool) -> bool:
@@ -225,4 +250,5 @@ __all__ = [
     "has_trait",
     "is_pure_class",
     "only_reads_or_allocates",
+    "removal_is_class_constant",
 ]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import struct
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -36,27 +37,39 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.post_order import PostOrderIterator
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
-    ConstantLike,
+    Commutative,
     HasCanonicalizationPatternsTrait,
     IsolatedFromAbove,
     IsTerminator,
     SymbolOpInterface,
 )
-from xdsl.transforms.dead_code_elimination import LiveSet
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.ir.fingerprint import FixedPoints
-from disc_ir.ir.trait_cache import has_trait, is_pure_class, only_reads_or_allocates
+from disc_ir.ir.trait_cache import (
+    has_trait,
+    is_pure_class,
+    only_reads_or_allocates,
+    removal_is_class_constant,
+)
 from disc_ir.transforms.folding import (
     constant_value,
     materialize_constant,
     move_constants_right,
     operand_constants,
 )
-from disc_ir.transforms.folding.core import fold_in_place, fold_with_constants, may_fold
+from disc_ir.transforms.folding.core import (
+    _CONSTANT_KIND,
+    _constant_kind,
+    fold_in_place,
+    fold_with_constants,
+    may_fold,
+)
 from disc_ir.transforms.folding.ints import int_value, to_signed
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
 from disc_ir.transforms.patterns.utils import erase_op
@@ -64,6 +77,21 @@ from disc_ir.transforms.registry import register_pass
 
 # --------------------------------------------------------------------------
 # dead ops
+
+
+#: per op class: a terminator or a symbol (never trivially dead)
+_KEPT_CLASS: dict[type[Operation], bool] = {}
+
+
+def _kept_class(op: Operation) -> bool:
+    cls = type(op)
+    kept = _KEPT_CLASS.get(cls)
+    if kept is None:
+        kept = has_trait(op, IsTerminator, value_if_unregistered=False) or has_trait(
+            op, SymbolOpInterface, value_if_unregistered=False
+        )
+        _KEPT_CLASS[cls] = kept
+    return kept
 
 
 def would_be_trivially_dead(op: Operation) -> bool:
@@ -74,9 +102,7 @@ def would_be_trivially_dead(op: Operation) -> bool:
     allocation effect without a value (xDSL's `MemoryAllocEffect` trait) is on
     the op's own results, as in MLIR.
     """
-    if has_trait(op, IsTerminator, value_if_unregistered=False):
-        return False
-    if has_trait(op, SymbolOpInterface, value_if_unregistered=False):
+    if _kept_class(op):
         return False
     if not op.regions and is_pure_class(op):
         return True  # no effects at all (what get_effects would find)
@@ -85,57 +111,112 @@ def would_be_trivially_dead(op: Operation) -> bool:
 
 def is_trivially_dead(op: Operation) -> bool:
     """MLIR's isOpTriviallyDead: no result is used and the op would be trivially dead."""
-    return all(r.first_use is None for r in op.results) and would_be_trivially_dead(op)
+    for result in op.results:
+        if result.first_use is not None:
+            return False
+    return would_be_trivially_dead(op)
 
 
 # --------------------------------------------------------------------------
 # region dead code elimination
 
 
-class _CachedLiveSet(LiveSet):
-    """xDSL's `LiveSet` (the liveness fixed point of `region_dce`) with each op's
-    "dead if unused" answer computed once per call instead of once per sweep:
-    the IR does not change while liveness propagates."""
+#: per op class whose answer is the class's: `_dead_if_unused`
+_DEAD_IF_UNUSED_CLASS: dict[type[Operation], bool] = {}
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._dead_if_unused: dict[Operation, bool] = {}
 
-    def _would_be_dead(self, op: Operation) -> bool:
-        # xDSL's would_be_trivially_dead (its allocation rule, not MLIR's)
-        found = self._dead_if_unused.get(op)
-        if found is not None:
-            return found
-        dead = False
-        if not has_trait(op, IsTerminator, value_if_unregistered=False) and not has_trait(
-            op, SymbolOpInterface, value_if_unregistered=False
-        ):
-            dead = only_reads_or_allocates(op, alloc_without_value=False)
-        self._dead_if_unused[op] = dead
+def _dead_if_unused(op: Operation) -> bool:
+    """xDSL's would_be_trivially_dead (its allocation rule, not MLIR's)."""
+    cls = type(op)
+    dead = _DEAD_IF_UNUSED_CLASS.get(cls)
+    if dead is not None:
         return dead
+    if _kept_class(op):
+        _DEAD_IF_UNUSED_CLASS[cls] = False
+        return False
+    dead = only_reads_or_allocates(op, alloc_without_value=False)
+    if removal_is_class_constant(op, alloc_without_value=False):
+        _DEAD_IF_UNUSED_CLASS[cls] = dead
+    return dead
 
-    def propagate_op_liveness(self, op: Operation) -> None:
-        for region in op.regions:
-            self.propagate_region_liveness(region)
-        live = self._live_ops
-        if op in live:
-            return
-        if not self._would_be_dead(op) or any(
-            use.operation in live for result in op.results for use in result.uses
-        ):
-            self.changed = True
-            live.add(op)
+
+def _collect_liveness_roots(region: Region, visited: set[int], roots: list[Operation]) -> None:
+    """The ids of the ops xDSL's `LiveSet` visits in `region` (blocks reachable
+    from the entry, nested regions likewise) into `visited`; those live
+    whatever their uses (not dead if unused) into `roots`."""
+    first = region._first_block  # pyright: ignore[reportPrivateUsage]
+    if first is None:
+        return
+    blocks = (first,) if first._next_block is None else PostOrderIterator(first)  # pyright: ignore[reportPrivateUsage]
+    for block in blocks:
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
+            visited.add(id(op))
+            for nested in op.regions:
+                _collect_liveness_roots(nested, visited, roots)
+            if not _dead_if_unused(op):
+                roots.append(op)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
+
+
+def _delete_dead(region: Region, live: set[int], listener: PatternRewriterListener | None) -> bool:
+    """xDSL's `LiveSet.delete_dead` for the live set `live` (op ids): erase the
+    non-entry blocks without live ops and the ops not live, innermost regions of
+    live ops likewise, last block and last op first; returns whether it erased any."""
+    first = region._first_block  # pyright: ignore[reportPrivateUsage]
+    if first is None:
+        return False
+    changed = False
+    block = region._last_block  # pyright: ignore[reportPrivateUsage]
+    while block is not None:
+        prev_block = block._prev_block  # pyright: ignore[reportPrivateUsage]
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None and id(op) not in live:
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
+        if op is None and block is not first:
+            changed = True
+            region.erase_block(block, safe_erase=False)
+        else:
+            op = block._last_op  # pyright: ignore[reportPrivateUsage]
+            while op is not None:
+                prev_op = op._prev_op  # pyright: ignore[reportPrivateUsage]
+                if id(op) not in live:
+                    changed = True
+                    if listener is not None:
+                        listener.handle_operation_removal(op)
+                    block.erase_op(op, safe_erase=False)
+                else:
+                    for nested in op.regions:
+                        changed |= _delete_dead(nested, live, listener)
+                op = prev_op
+        block = prev_block
+    return changed
 
 
 def region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:
     """xDSL's `region_dce`: erase the ops (and non-entry blocks) of `region` that
-    nothing live uses, cyclic dead values included; returns whether it erased any."""
-    live_set = _CachedLiveSet()
-    while live_set.changed:
-        live_set.changed = False
-        live_set.propagate_region_liveness(region)
-    live_set.delete_dead(region, listener)
-    return live_set.changed
+    nothing live uses, cyclic dead values included; returns whether it erased any.
+
+    The live set is the least fixed point xDSL's `LiveSet` iterates to (an op
+    it visits is live when it is not dead if unused, or a live op uses one of
+    its results), computed in one sweep: the roots, then the producers of the
+    live ops' operands, transitively. Ops are keyed by id: every op is held by
+    the IR while the set is in use.
+    """
+    visited: set[int] = set()
+    stack: list[Operation] = []
+    _collect_liveness_roots(region, visited, stack)
+    live = {id(op) for op in stack}
+    while stack:
+        op = stack.pop()
+        for value in op._operands:  # pyright: ignore[reportPrivateUsage]
+            if isinstance(value, OpResult):
+                producer = value.op
+                key = id(producer)
+                if key not in live and key in visited:
+                    live.add(key)
+                    stack.append(producer)
+    return _delete_dead(region, live, listener)
 
 
 # --------------------------------------------------------------------------
@@ -175,6 +256,24 @@ def insertion_region(block: Block) -> Region:
 
 
 ConstKey = tuple[str, object, Attribute]
+
+#: the instance fields of an xDSL `PatternRewriter` the driver sets directly;
+#: `_REWRITER_FIELDS` records (on first use) whether xDSL's rewriter has
+#: exactly these, else the driver builds rewriters with xDSL's constructor
+_FAST_REWRITER_FIELDS = frozenset(
+    {
+        "operation_insertion_handler",
+        "block_creation_handler",
+        "operation_removal_handler",
+        "operation_modification_handler",
+        "operation_replacement_handler",
+        "_current_operation",
+        "insertion_point",
+        "_name_hint",
+    }
+)
+_REWRITER_FIELDS: bool | None = None
+_UNKNOWN = object()
 
 
 @dataclass
@@ -293,9 +392,9 @@ class ConstantFolder:
         if self.is_owned(op):
             self._rehoist(op)
             return None, False
-        block = op.parent_block()
+        block = op.parent
         assert block is not None
-        if has_trait(op, ConstantLike, value_if_unregistered=False):
+        if _constant_kind(op) is not None:
             value = constant_value(op.results[0]) if len(op.results) == 1 else None
             if value is None:
                 return None, False
@@ -370,6 +469,21 @@ class GreedyConfig:
     max_num_rewrites: int = -1
 
 
+#: per op class: `ConstantFolder.try_to_fold` can do nothing with its ops (not
+#: constants, hence never the folder's own; no folder; not commutative)
+_NOTHING_TO_FOLD: dict[type[Operation], bool] = {}
+
+
+def _nothing_to_fold(op: Operation) -> bool:
+    inert = (
+        _constant_kind(op) is None
+        and not may_fold(op)
+        and not has_trait(op, Commutative, value_if_unregistered=False)
+    )
+    _NOTHING_TO_FOLD[type(op)] = inert
+    return inert
+
+
 class GreedyRewriteDriver:
     """MLIR's GreedyPatternRewriteDriver over the regions of one op."""
 
@@ -383,7 +497,9 @@ class GreedyRewriteDriver:
         self.config = config
         self.patterns = patterns
         self.worklist: list[Operation | None] = []
-        self.worklist_map: dict[Operation, int] = {}
+        #: id(op) -> its index in `worklist` (every op it names is held by
+        #: `worklist`, so no id is reused while it is there)
+        self.worklist_map: dict[int, int] = {}
         self.scope: set[Region] = set()
         #: after `simplify`: its last sweep changed nothing at all (not even a
         #: constant's position), so the IR is a fixed point of the driver
@@ -416,19 +532,20 @@ class GreedyRewriteDriver:
             ancestors.append(current)
 
     def _add_single(self, op: Operation) -> None:
-        if op in self.worklist_map:
+        key = id(op)
+        if key in self.worklist_map:
             return
-        self.worklist_map[op] = len(self.worklist)
+        self.worklist_map[key] = len(self.worklist)
         self.worklist.append(op)
 
     def _pop(self) -> Operation | None:
         op = self.worklist.pop()
         if op is not None:
-            self.worklist_map.pop(op, None)
+            self.worklist_map.pop(id(op), None)
         return op
 
     def _remove_from_worklist(self, op: Operation) -> None:
-        index = self.worklist_map.pop(op, None)
+        index = self.worklist_map.pop(id(op), None)
         if index is not None:
             self.worklist[index] = None
 
@@ -473,11 +590,27 @@ class GreedyRewriteDriver:
                         self.add_to_worklist(op)
 
     def _preorder(self, region: Region, out: list[Operation]) -> None:
-        for block in list(region.blocks):
-            for op in list(block.ops):
+        # the blocks and ops are listed before they are visited: registering a
+        # constant may move it to the front of the entry block or erase it
+        # (xDSL's private links are read directly: this runs over the whole
+        # module on every sweep)
+        blocks: list[Block] = []
+        block = region._first_block  # pyright: ignore[reportPrivateUsage]
+        while block is not None:
+            blocks.append(block)
+            block = block._next_block  # pyright: ignore[reportPrivateUsage]
+        constant_kind = _CONSTANT_KIND
+        for block in blocks:
+            ops: list[Operation] = []
+            op = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while op is not None:
+                ops.append(op)
+                op = op._next_op  # pyright: ignore[reportPrivateUsage]
+            for op in ops:
                 if op.parent is None:
                     continue
-                if self._insert_known_constant(op):
+                kind = constant_kind.get(type(op), _UNKNOWN)
+                if kind is not None and self._insert_known_constant(op):
                     continue  # replaced by a known constant: skipped
                 out.append(op)
                 for nested in op.regions:
@@ -485,7 +618,7 @@ class GreedyRewriteDriver:
 
     def _insert_known_constant(self, op: Operation) -> bool:
         """True when `op` was a duplicate constant and got erased."""
-        if not has_trait(op, ConstantLike, value_if_unregistered=False) or len(op.results) != 1:
+        if _constant_kind(op) is None or len(op.results) != 1:
             return False
         value = constant_value(op.results[0])
         if value is None:
@@ -537,7 +670,16 @@ class GreedyRewriteDriver:
                 erase_op(op)
                 changed = True
                 continue
-            original_operands = list(op.operands)
+            inert = _NOTHING_TO_FOLD.get(type(op))
+            if inert is None:
+                inert = _nothing_to_fold(op)
+            if inert:
+                # what try_to_fold finds for such an op: nothing
+                if self._apply_patterns(op):
+                    changed = True
+                    num_rewrites += 1
+                continue
+            original_operands = op._operands  # pyright: ignore[reportPrivateUsage]
             results, in_place = self.folder.try_to_fold(op)
             if results is not None:
                 self._add_operands(original_operands)
@@ -560,12 +702,37 @@ class GreedyRewriteDriver:
 
     def _apply_patterns(self, op: Operation) -> bool:
         for pattern in self.patterns(op):
-            rewriter = PatternRewriter(op)
-            rewriter.extend_from_listener(self.listener)
+            rewriter = self._rewriter(op)
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 return True
         return False
+
+    def _rewriter(self, op: Operation) -> PatternRewriter:
+        """`PatternRewriter(op)` extended from the driver's listener, its fields
+        set directly (this runs for every op with patterns on every sweep)."""
+        global _REWRITER_FIELDS
+        if _REWRITER_FIELDS is None:
+            reference = PatternRewriter(op)
+            reference.extend_from_listener(self.listener)
+            _REWRITER_FIELDS = frozenset(vars(reference)) == _FAST_REWRITER_FIELDS
+            return reference
+        if not _REWRITER_FIELDS:
+            rewriter = PatternRewriter(op)
+            rewriter.extend_from_listener(self.listener)
+            return rewriter
+        rewriter = PatternRewriter.__new__(PatternRewriter)
+        fields = vars(rewriter)
+        fields["operation_insertion_handler"] = [self.add_to_worklist]
+        fields["block_creation_handler"] = []
+        fields["operation_removal_handler"] = [self._on_remove]
+        fields["operation_modification_handler"] = [self.add_to_worklist]
+        fields["operation_replacement_handler"] = [self._on_replace]
+        fields["_current_operation"] = op
+        fields["insertion_point"] = InsertPoint.before(op)
+        fields["_name_hint"] = None
+        fields["has_done_action"] = False
+        return rewriter
 
     def _simplify_regions(self, regions: Sequence[Region]) -> bool:
         changed = False
@@ -577,18 +744,34 @@ class GreedyRewriteDriver:
 
 def _erase_unreachable_blocks(region: Region, on_remove: Callable[[Operation], None]) -> bool:
     """Erase blocks (in this region and nested ones) no path from the entry reaches."""
-    changed = False
-    for op in list(region.walk()):
-        for nested in op.regions:
-            changed |= _erase_unreachable_in(nested, on_remove)
+    changed = _erase_unreachable_nested(region, on_remove)
     changed |= _erase_unreachable_in(region, on_remove)
     return changed
 
 
+def _erase_unreachable_nested(region: Region, on_remove: Callable[[Operation], None]) -> bool:
+    """`_erase_unreachable_in` on every region nested in `region`, outer ones first."""
+    changed = False
+    blocks: list[Block] = []
+    block = region._first_block  # pyright: ignore[reportPrivateUsage]
+    while block is not None:
+        blocks.append(block)
+        block = block._next_block  # pyright: ignore[reportPrivateUsage]
+    for block in blocks:
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
+            for nested in op.regions:
+                changed |= _erase_unreachable_in(nested, on_remove)
+                changed |= _erase_unreachable_nested(nested, on_remove)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
+    return changed
+
+
 def _erase_unreachable_in(region: Region, on_remove: Callable[[Operation], None]) -> bool:
-    blocks = list(region.blocks)
-    if len(blocks) <= 1:
+    first = region._first_block  # pyright: ignore[reportPrivateUsage]
+    if first is None or first._next_block is None:  # pyright: ignore[reportPrivateUsage]
         return False
+    blocks = list(region.blocks)
     reachable: set[Block] = set()
     stack = [blocks[0]]
     while stack:
@@ -616,12 +799,16 @@ def own_and_trait_patterns(
     For arith/scf/memref/tensor ops disc-ir's patterns replace xDSL's (some of
     which MLIR does not apply, such as float reassociation).
     """
+    global _PATTERNS_OF
+    if _PATTERNS_OF is not None and _PATTERNS_OF[0]() is ctx:
+        return _PATTERNS_OF[1]
     cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}
 
     def get(op: Operation) -> Sequence[RewritePattern]:
         key = type(op)
-        if key in cache:
-            return cache[key]
+        found = cache.get(key)
+        if found is not None:
+            return found
         patterns = list(canonicalization_patterns(op.name, ctx))
         if op.dialect_name() not in OWN_DIALECTS:
             for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
@@ -629,7 +816,17 @@ def own_and_trait_patterns(
         cache[key] = tuple(patterns)
         return cache[key]
 
+    if ctx is not None:
+        _PATTERNS_OF = (weakref.ref(ctx), get)
     return get
+
+
+#: the pattern getter of the last context `own_and_trait_patterns` was asked
+#: for (patterns are stateless: a context's getter, with its per-class
+#: cache, serves every canonicalize run in that context)
+_PATTERNS_OF: (
+    tuple[weakref.ref[Context], Callable[[Operation], Sequence[RewritePattern]]] | None
+) = None
 
 
 def _parse_region_simplify(value: bool | str) -> bool:

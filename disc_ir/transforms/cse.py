@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator, MemoryEffectKind
+from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind
 from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     has_other_side_effecting_op_in_between,
@@ -29,8 +30,134 @@ from disc_ir.transforms.canonicalize import is_trivially_dead
 from disc_ir.transforms.registry import register_pass
 
 
+class _OpKey:
+    """xDSL's `OperationInfo` (ops equal in name, attributes, properties,
+    operands, result types and region structure) with its hash computed once
+    (from the name, operands and properties, or for ops without operands from
+    the name, attributes, properties and result types).
+
+    A dict keeps the hash a key had when it was stored; equal fields imply
+    equal hashes, so comparing the fields (as xDSL does after the hashes)
+    decides equality exactly as xDSL's recomputed hashes do.
+    """
+
+    __slots__ = ("hash", "name", "op")
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+        self.name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
+        if operands:
+            # name, operands and properties only (ops equal in every field hash
+            # alike): hashing attributes and types costs more than the few ops
+            # on the same operands (e.g. other predicates) cost `__eq__`;
+            # properties tell apart e.g. the GEPs of one base pointer
+            properties = op.properties
+            self.hash = hash(
+                (self.name, operands, sum(hash(i) for i in properties.items()) if properties else 0)
+            )
+        else:
+            self.hash = hash(
+                (
+                    self.name,
+                    sum(hash(i) for i in op.attributes.items()),
+                    sum(hash(i) for i in op.properties.items()),
+                    tuple([r.type for r in op.results]),
+                )
+            )
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _OpKey):
+            return False
+        a, b = self.op, other.op
+        return (
+            self.name == other.name
+            and a.attributes == b.attributes
+            and a.properties == b.properties
+            and a._operands == b._operands  # pyright: ignore[reportPrivateUsage]
+            and [r.type for r in a.results] == [r.type for r in b.results]
+            and all(
+                s.is_structurally_equivalent(o) for s, o in zip(a.regions, b.regions, strict=True)
+            )
+        )
+
+
+class _ScopedKnownOps:
+    """xDSL's `KnownOps` scopes (a nested region sees a copy of its parent's
+    table) as one table with an undo log per open scope, so entering a region
+    costs nothing instead of a copy of every known op.
+
+    The table maps a key to (the key object stored, the known op): an entry is
+    restored or removed through the very key object the table holds.
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[_OpKey, tuple[_OpKey, Operation]] = {}
+        self.logs: list[list[tuple[_OpKey, tuple[_OpKey, Operation] | None]]] = []
+
+    def get(self, op: Operation) -> Operation | None:
+        found = self.table.get(_OpKey(op))
+        return None if found is None else found[1]
+
+    def __contains__(self, op: Operation) -> bool:
+        return _OpKey(op) in self.table
+
+    def __setitem__(self, op: Operation, value: Operation) -> None:
+        key = _OpKey(op)
+        previous = self.table.get(key)
+        stored = key if previous is None else previous[0]
+        self.table[stored] = (stored, value)
+        if self.logs:
+            self.logs[-1].append((stored, previous))
+
+    def push(self) -> None:
+        self.logs.append([])
+
+    def pop(self) -> None:
+        table = self.table
+        for stored, previous in reversed(self.logs.pop()):
+            if previous is None:
+                del table[stored]
+            else:
+                table[stored] = previous
+
+
 class DiscCSEDriver(CSEDriver):
-    """xDSL's CSE driver with MLIR's notion of trivially dead ops."""
+    """xDSL's CSE driver with MLIR's notion of trivially dead ops, and its
+    known-op scopes kept in one table with undo logs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]
+
+    def _simplify_block(self, block: Block) -> None:
+        for op in block.ops:
+            if op.regions:
+                if has_trait(op, IsolatedFromAbove, value_if_unregistered=True):
+                    # a blank table inside, the current one back after
+                    outer = self._known_ops
+                    self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]
+                    for region in op.regions:
+                        self._simplify_region(region)
+                    self._known_ops = outer
+                else:
+                    for region in op.regions:
+                        self._simplify_region(region)
+            self._simplify_operation(op)
+
+    def _simplify_region(self, region: Region) -> None:
+        first = region.first_block
+        if first is None or first.next_block is not None:
+            return  # empty, or several blocks: left alone (as xDSL and MLIR do)
+        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]
+        known.push()
+        try:
+            self._simplify_block(first)
+        finally:
+            known.pop()
 
     def _simplify_operation(self, op: Operation) -> None:
         if has_trait(op, IsTerminator):

@@ -21,8 +21,8 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.dead_code_elimination import region_dce
 
+from disc_ir.transforms.canonicalize import region_dce
 from disc_ir.transforms.registry import register_pass
 
 SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
@@ -52,11 +52,11 @@ def _dominates(value: SSAValue, op: Operation) -> bool:
 def _before(a: Operation, b: Operation) -> bool:
     if a is b:
         return False
-    node = a.next_op
+    node = a._next_op  # pyright: ignore[reportPrivateUsage] - a linear scan: the link itself
     while node is not None:
         if node is b:
             return True
-        node = node.next_op
+        node = node._next_op  # pyright: ignore[reportPrivateUsage]
     return False
 
 
@@ -97,4 +97,4 @@ class DiscMemrefCanonicalizerPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(FoldReinterpretCastOfAlloc()).rewrite_module(op)
-        region_dce(op.body)
+        region_dce(op.body)  # xDSL's region_dce, computed in one sweep

@@ -37,11 +37,11 @@ def _ancestor_in_block(block: Block, op: Operation) -> Operation | None:
 
 
 def _is_before(a: Operation, b: Operation) -> bool:
-    node = a.next_op
+    node = a._next_op  # pyright: ignore[reportPrivateUsage] - a linear scan: the link itself
     while node is not None:
         if node is b:
             return True
-        node = node.next_op
+        node = node._next_op  # pyright: ignore[reportPrivateUsage]
     return False
 
 
@@ -51,7 +51,9 @@ def try_load_cse(load: memref.LoadOp, pending: set[memref.LoadOp]) -> bool:
     assert block is not None
     redundant: list[memref.LoadOp] = []
     indices = tuple(load.indices)
-    for op in block.walk():
+    # the other loads of the memref: its users (not a walk of the whole block)
+    users = dict.fromkeys(use.operation for use in load.memref.uses)
+    for op in users:
         if (
             op is not load
             and isinstance(op, memref.LoadOp)
@@ -59,8 +61,7 @@ def try_load_cse(load: memref.LoadOp, pending: set[memref.LoadOp]) -> bool:
             and tuple(op.indices) == indices
         ):
             ancestor = _ancestor_in_block(block, op)
-            assert ancestor is not None
-            if _is_before(load, ancestor):
+            if ancestor is not None and _is_before(load, ancestor):
                 redundant.append(op)
     pending.discard(load)
     for other in redundant:

@@ -182,7 +182,7 @@ def move_constants_right(op: Operation) -> bool:
 
     MLIR does this before folding commutative ops; returns whether anything moved.
     """
-    operands = op.operands
+    operands = op._operands  # pyright: ignore[reportPrivateUsage]
     if len(operands) < 2 or not has_trait(op, Commutative, value_if_unregistered=False):
         return False
     is_const = [constant_value(v) is not None for v in operands]

@@ -66,14 +66,13 @@ def _is_one(value: SSAValue) -> bool:
 
 class RemoveSizeOneDimOfLinearize(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, LinearizeOp) or not op.multiDimIndexes:
+        if not isinstance(op, LinearizeOp):
             return
-        kept = [
-            (i, d)
-            for i, d in zip(op.multiDimIndexes, op.shapeDimIndexes, strict=True)
-            if not _is_one(d)
-        ]
-        if len(kept) == len(op.multiDimIndexes):
+        indexes = op.multiDimIndexes
+        if not indexes:
+            return
+        kept = [(i, d) for i, d in zip(indexes, op.shapeDimIndexes, strict=True) if not _is_one(d)]
+        if len(kept) == len(indexes):
             return
         rewriter.replace_op(op, LinearizeOp([i for i, _ in kept], [d for _, d in kept]))
 

@@ -34,6 +34,8 @@ class SimplifyAllocConst(RewritePattern):
         self.ctx = ctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not op.operands:
+            return  # no dynamic sizes (the common static allocation)
         mtype = op.results[0].type
         if not isinstance(mtype, MemRefType):
             return

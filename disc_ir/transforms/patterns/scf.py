@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -245,8 +245,9 @@ class ForIterArgsFolder(RewritePattern):
 
 
 def _parallel_parts(op: Operation) -> tuple[list, list, list, list]:
-    if isinstance(op, scf.ParallelOp):
-        return list(op.lowerBound), list(op.upperBound), list(op.step), list(op.initVals)
+    # lower bounds, upper bounds and steps: one per induction variable (the
+    # body's arguments), then the init values (as the verifier requires; read
+    # from the operand list rather than through the segment accessors)
     n = len(op.regions[0].block.args)
     ops = list(op.operands)
     return ops[:n], ops[n : 2 * n], ops[2 * n : 3 * n], ops[3 * n :]
