@@ -11,7 +11,8 @@ BladeDISC's DiscToLLVMPass (disc_to_llvm.cc) on opaque pointers:
   (`index` -> `i64`, `!disc_ral.context` -> `!llvm.ptr`, memrefs -> descriptor
   structs, memref function arguments expanded into descriptor fields).
 
-The patterns live in `disc_ir/transforms/lowering/*_to_llvm.py`. Operands
+The patterns live in `disc_ir/transforms/lowering/*_to_llvm.py`; one walk
+dispatches each op to its lowering by name (`handler_table`). Operands
 are bridged with `builtin.unrealized_conversion_cast`s, reconciled at the end;
 `gpu.launch_func` becomes the compiled blob in a global plus a RAL
 `ral_kernel_launch` on `gpu` (`lowering/gpu_launch_to_llvm.py`); the
@@ -22,43 +23,162 @@ The input must be free of `scf`/`affine` (run `convert-scf-to-cf` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.transforms.lowering.arith_to_llvm import arith_to_llvm_patterns
-from disc_ir.transforms.lowering.cf_to_llvm import cf_to_llvm_patterns
-from disc_ir.transforms.lowering.disc_ral_to_llvm import disc_ral_to_llvm_patterns
-from disc_ir.transforms.lowering.func_to_llvm import func_to_llvm_patterns
-from disc_ir.transforms.lowering.gpu_launch_to_llvm import gpu_launch_to_llvm_patterns
-from disc_ir.transforms.lowering.math_to_llvm import math_to_llvm_patterns
-from disc_ir.transforms.lowering.memref_to_llvm import memref_to_llvm_patterns
+from disc_ir.transforms.lowering.arith_to_llvm import HANDLERS as arith_handlers
+from disc_ir.transforms.lowering.cf_to_llvm import HANDLERS as cf_handlers
+from disc_ir.transforms.lowering.disc_ral_to_llvm import HANDLERS as disc_ral_handlers
+from disc_ir.transforms.lowering.func_to_llvm import HANDLERS as func_handlers
+from disc_ir.transforms.lowering.gpu_launch_to_llvm import GpuLaunchToLLVM
+from disc_ir.transforms.lowering.llvm_common import materialize_source
+from disc_ir.transforms.lowering.math_to_llvm import HANDLERS as math_handlers
+from disc_ir.transforms.lowering.memref_to_llvm import HANDLERS as memref_handlers
+from disc_ir.transforms.lowering.ral_dispatch_to_llvm import RalDispatchToLLVM
 from disc_ir.transforms.registry import register_pass
+
+Handler = Callable[[Operation, PatternRewriter], None]
+
+
+@cache
+def handler_table() -> dict[str, Handler]:
+    """Op name -> lowering, over every `*_to_llvm` module (their names are disjoint)."""
+    dispatch = RalDispatchToLLVM(materialize=materialize_source)
+    table: dict[str, Handler] = {"gpu.launch_func": GpuLaunchToLLVM().match_and_rewrite}
+    for handlers in (
+        func_handlers,
+        disc_ral_handlers,
+        {"disc_ral.dispatch": dispatch.match_and_rewrite},
+        memref_handlers,
+        arith_handlers,
+        math_handlers,
+        cf_handlers,
+    ):
+        overlap = table.keys() & handlers.keys()
+        assert not overlap, f"ops lowered twice: {sorted(overlap)}"
+        table.update(handlers)
+    return table
+
+
+def _lower_ops(module: builtin.ModuleOp) -> list[Operation]:
+    """Lowers every op of `handler_table` in `module`, each exactly once; returns
+    the ops the lowerings inserted and the casts the input had, in order.
+
+    One walk in program order (a function before its body: `func.func`
+    retypes the entry arguments its body then sees), dispatching on the op
+    name; ops a lowering creates that need lowering themselves (the
+    `disc_ral.dispatch` of `memref.alloc`) are lowered right after it. Ops
+    that are trivially dead when reached are erased instead (the greedy
+    driver's behaviour). A lowering's error becomes the op's diagnostic.
+    """
+    table = handler_table()
+    ops: list[Operation] = []
+    inserted: list[Operation] = []
+    for op in module.walk():
+        if op.name in table:
+            ops.append(op)
+        elif isinstance(op, builtin.UnrealizedConversionCastOp):
+            inserted.append(op)
+    created: list[Operation] = []
+
+    def on_insert(op: Operation) -> None:
+        inserted.append(op)
+        if op.name in table:
+            created.append(op)
+
+    rewriter = PatternRewriter(InsertPoint.at_end(module.body.block))
+    rewriter.operation_insertion_handler.append(on_insert)
+    for root in ops:
+        stack = [root]
+        while stack:
+            op = stack.pop()
+            if op.parent is None:  # erased meanwhile
+                continue
+            if all(not r.uses for r in op.results) and is_trivially_dead(op):
+                rewriter.erase(op)
+                continue
+            rewriter.current_operation = op
+            rewriter.insertion_point = InsertPoint.before(op)
+            try:
+                table[op.name](op, rewriter)
+            except Exception as err:
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            if created:
+                stack.extend(created)
+                created.clear()
+    return inserted
+
+
+def _is_simple_cast(op: Operation) -> bool:
+    return (
+        isinstance(op, builtin.UnrealizedConversionCastOp)
+        and len(op.operands) == 1
+        and len(op.results) == 1
+    )
+
+
+def _reconcile_casts(ops: list[Operation]) -> bool:
+    """`reconcile-unrealized-casts` over the casts among `ops`: a cast `A -> B`
+    whose user casts `B -> A` back gives that user's users `A` itself. Returns
+    whether every cast went (else xDSL's general pass runs for the rest)."""
+    casts = [op for op in ops if isinstance(op, builtin.UnrealizedConversionCastOp)]
+    complete = True
+    for cast in casts:
+        if cast.parent is None or not _is_simple_cast(cast):
+            complete = complete and cast.parent is None
+            continue
+        source = cast.operands[0]
+        for use in list(cast.results[0].uses):
+            user = use.operation
+            if _is_simple_cast(user) and user.results[0].type == source.type:
+                user.results[0].replace_all_uses_with(source)
+    for cast in reversed(casts):
+        if cast.parent is None:
+            continue
+        if cast.results[0].uses:
+            complete = False
+        else:
+            cast.detach()
+            cast.erase()
+    return complete
+
+
+def _erase_dead_ops(ops: list[Operation]) -> None:
+    """Erases the side-effect-free ops among `ops` (the conversion's products)
+    whose results are unused (unread constants, descriptors read back field by
+    field), users before their operands so that whole dead chains go in one
+    sweep."""
+    for op in reversed(ops):
+        if (
+            op.parent is not None
+            and op.results
+            and all(not r.uses for r in op.results)
+            and is_trivially_dead(op)
+        ):
+            op.detach()
+            op.erase()
 
 
 def convert_to_llvm(module: builtin.ModuleOp) -> None:
     """Runs the conversion on `module` in place (see the module docstring)."""
     kernel_modules = [op for op in module.body.block.ops if op.name == "gpu.module"]
-    patterns = [
-        *gpu_launch_to_llvm_patterns(),
-        *func_to_llvm_patterns(),
-        *disc_ral_to_llvm_patterns(),
-        *memref_to_llvm_patterns(),
-        *arith_to_llvm_patterns(),
-        *math_to_llvm_patterns(),
-        *cf_to_llvm_patterns(),
-    ]
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(patterns), apply_recursively=True
-    ).rewrite_module(module)
+    inserted = _lower_ops(module)
     for op in kernel_modules:
         module.body.block.erase_op(op)
-    reconcile_unrealized_casts(module, warn_on_failure=False)
+    if not _reconcile_casts(inserted):
+        reconcile_unrealized_casts(module, warn_on_failure=False)
+    _erase_dead_ops(inserted)
     _check_legal(module)
 
 

@@ -31,13 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, SymbolRefAttr, i32, i64
+from xdsl.dialects.builtin import MemRefType, SymbolRefAttr, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.runtime.abi import encode_ral_api_name as encode_abi_name
+from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.llvm_common import (
     PTR,
     Emitter,
@@ -70,13 +71,15 @@ CPU_LAUNCH_API = encode_abi_name(
 def pack_slots(em: Emitter, slots: Sequence[SSAValue]) -> SSAValue:
     """`void** args`: a struct holding `slots` and an array of pointers to its fields."""
     struct_type = llvm.LLVMStructType.from_type_list([s.type for s in slots])
-    struct_ptr = em.alloca(struct_type, em.value(llvm.ConstantOp(IntegerAttr(1, i32), i32)))
-    array_ptr = em.alloca(PTR, em.value(llvm.ConstantOp(IntegerAttr(max(1, len(slots)), i32), i32)))
+    struct_ptr = em.alloca(struct_type, em.value(builders.constant(1, i32)))
+    array_ptr = em.alloca(PTR, em.value(builders.constant(max(1, len(slots)), i32)))
+    ops: list[Operation] = []
     for i, slot in enumerate(slots):
-        field = em.gep(struct_ptr, struct_type, [0, i])
-        em.emit(llvm.StoreOp(slot, field))
-        element = em.gep(array_ptr, PTR, [i])
-        em.emit(llvm.StoreOp(field, element))
+        field = builders.gep(struct_ptr, struct_type, [0, i])
+        element = builders.gep(array_ptr, PTR, [i])
+        ops += [field, builders.store(slot, field.result), element]
+        ops.append(builders.store(field.result, element.result))
+    em.rewriter.insert(ops, em.ip)
     return array_ptr
 
 
@@ -148,8 +151,8 @@ def _packed_kernel(
     params = block.args[3]
     for i, t in enumerate(slot_types):
         element = em.gep(params, PTR, [i])
-        field_ptr = em.value(llvm.LoadOp(element, PTR))
-        unpacked.append(em.value(llvm.LoadOp(field_ptr, t)))
+        field_ptr = em.value(builders.load(element, PTR))
+        unpacked.append(em.value(builders.load(field_ptr, t)))
     zero, size, one = em.i64(0), em.i64(num_ivs), em.i64(1)
     args = [unpacked[0]]
     for k in range(3):

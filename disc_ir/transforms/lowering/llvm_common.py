@@ -19,16 +19,15 @@ signless; 1-D vectors keep their shape with converted elements.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xdsl.dialects import builtin, llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
-    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
-    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -45,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import RalExecutionContextType
+from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.ral_dispatch_to_llvm import (
     llvm_type_for,
     memref_descriptor_type,
@@ -74,8 +74,10 @@ def fail(op: Operation, message: str) -> LoweringError:
 # ---------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def convert_type(t: Attribute) -> Attribute:
-    """The LLVM-dialect type of a value of type `t` (see the module docstring)."""
+    """The LLVM-dialect type of a value of type `t` (see the module docstring;
+    memoized: types are immutable and the lowering asks for the same few)."""
     if isinstance(t, VectorType):
         elem = convert_type(t.get_element_type())
         if elem == t.get_element_type():
@@ -177,7 +179,7 @@ def cast_value(
         and owner.inputs[0].type == type_
     ):
         return owner.inputs[0]
-    cast = UnrealizedConversionCastOp.get([value], [type_])
+    cast = UnrealizedConversionCastOp.create(operands=[value], result_types=[type_])
     rewriter.insert(cast, ip)
     return cast.results[0]
 
@@ -223,7 +225,7 @@ def replace_op(
     results: list[SSAValue] = []
     for old, new in zip(op.results, new_values, strict=True):
         if old.type != new.type:
-            cast = UnrealizedConversionCastOp.get([new], [old.type])
+            cast = UnrealizedConversionCastOp.create(operands=[new], result_types=[old.type])
             rewriter.insert(cast, InsertPoint.before(op))
             new = cast.results[0]
         results.append(new)
@@ -238,7 +240,7 @@ def retype_block_args(block: Block, rewriter: PatternRewriter) -> None:
             continue
         original = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, target)
-        cast = UnrealizedConversionCastOp.get([new_arg], [original])
+        cast = UnrealizedConversionCastOp.create(operands=[new_arg], result_types=[original])
         rewriter.insert(cast, InsertPoint.at_start(block))
         rewriter.replace_uses_with_if(
             new_arg, cast.results[0], lambda use, c=cast: use.operation is not c
@@ -256,6 +258,7 @@ class Emitter:
     def __init__(self, rewriter: PatternRewriter, ip: InsertPoint | Operation):
         self.rewriter = rewriter
         self.ip = ip if isinstance(ip, InsertPoint) else InsertPoint.before(ip)
+        self._consts: dict[tuple[int, Attribute], SSAValue] = {}
 
     def emit(self, op: Operation) -> Operation:
         self.rewriter.insert(op, self.ip)
@@ -276,11 +279,15 @@ class Emitter:
     # constants ---------------------------------------------------------------
 
     def const(self, value: int | float, type_: Attribute = i64) -> SSAValue:
-        if isinstance(type_, IntegerType):
-            attr: Attribute = IntegerAttr(int(value), type_)
-        else:
-            attr = FloatAttr(float(value), type_)  # type: ignore[arg-type]
-        return self.value(llvm.ConstantOp(attr, type_))
+        """A constant (one op per integer value and type for this emitter)."""
+        if not isinstance(type_, IntegerType):
+            return self.value(builders.constant(value, type_))
+        key = (int(value), type_)
+        cached = self._consts.get(key)
+        if cached is None:
+            cached = self.value(builders.constant(value, type_))
+            self._consts[key] = cached
+        return cached
 
     def i64(self, value: int) -> SSAValue:
         return self.const(value, i64)
@@ -291,7 +298,7 @@ class Emitter:
             return self.i64(value)
         return self.llvm(value)
 
-    # arithmetic on i64 (skips trivial operations) ----------------------------
+    # arithmetic on i64 (skips trivial operations, folds constants) -----------
 
     @staticmethod
     def constant_of(value: SSAValue) -> int | None:
@@ -308,31 +315,40 @@ class Emitter:
         return None
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.constant_of(a) == 0:
+        ca, cb = self.constant_of(a), self.constant_of(b)
+        if ca == 0:
             return b
-        if self.constant_of(b) == 0:
+        if cb == 0:
             return a
-        return self.value(llvm.AddOp(a, b))
+        if ca is not None and cb is not None and a.type == i64 and b.type == i64:
+            return self.i64(builders.wrap_i64(ca + cb))
+        return self.value(builders.int_binary(llvm.AddOp, a, b))
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.constant_of(a) == 1:
+        ca, cb = self.constant_of(a), self.constant_of(b)
+        if ca == 1:
             return b
-        if self.constant_of(b) == 1:
+        if cb == 1:
             return a
-        return self.value(llvm.MulOp(a, b))
+        if ca is not None and cb is not None and a.type == i64 and b.type == i64:
+            return self.i64(builders.wrap_i64(ca * cb))
+        return self.value(builders.int_binary(llvm.MulOp, a, b))
 
     # aggregates --------------------------------------------------------------
 
     def undef(self, type_: Attribute) -> SSAValue:
-        return self.value(llvm.UndefOp(type_))
+        return self.value(builders.undef(type_))
 
     def extract(self, aggregate: SSAValue, position: Sequence[int], type_: Attribute) -> SSAValue:
-        op = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, list(position)), aggregate, type_)
-        return self.value(op)
+        """Field `position` of `aggregate`: the inserted value itself when an
+        insertvalue chain set it, else a new `llvm.extractvalue`."""
+        folded = builders.folded_extract(aggregate, position)
+        if folded is not None and folded.type == type_:
+            return folded
+        return self.value(builders.extract_value(aggregate, position, type_))
 
     def insert(self, aggregate: SSAValue, value: SSAValue, position: Sequence[int]) -> SSAValue:
-        op = llvm.InsertValueOp(DenseArrayBase.from_list(i64, list(position)), aggregate, value)
-        return self.value(op)
+        return self.value(builders.insert_value(aggregate, value, position))
 
     def gep(
         self,
@@ -341,8 +357,7 @@ class Emitter:
         indices: Sequence[int | SSAValue],
         inbounds: bool = False,
     ) -> SSAValue:
-        op = llvm.GEPOp.from_mixed_indices(ptr, list(indices), elem_type, inbounds=inbounds)
-        return self.value(op)
+        return self.value(builders.gep(ptr, elem_type, indices, inbounds=inbounds))
 
     def alloca(
         self, elem_type: Attribute, count: int | SSAValue = 1, alignment: int = 0

@@ -63,12 +63,10 @@ from xdsl.dialects import builtin, llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
     BytesAttr,
-    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     Signedness,
@@ -85,6 +83,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import DispatchOp, RalExecutionContextType
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.transforms.lowering import llvm_builders as builders
 
 RAL_DISPATCH_FUNCTION = "disc_ral_call"
 """The one C symbol every runtime call goes through."""
@@ -270,7 +269,7 @@ def load_global_string(
 ) -> SSAValue:
     """A pointer to the first character of `global_op` (addressof + getelementptr [0, 0])."""
     addr = llvm.AddressOfOp(global_op.sym_name.data, llvm.LLVMPointerType())
-    gep = llvm.GEPOp(addr.result, [0, 0], global_op.global_type)
+    gep = builders.gep(addr.result, global_op.global_type, [0, 0])
     rewriter.insert([addr, gep], InsertPoint.before(before))
     return gep.result
 
@@ -300,7 +299,7 @@ def get_or_insert_dispatch_function(
 
 
 def _i32_const(value: int) -> llvm.ConstantOp:
-    return llvm.ConstantOp(IntegerAttr(value, i32), i32)
+    return builders.constant(value, i32)
 
 
 def promote_operand(
@@ -318,9 +317,14 @@ def promote_operand(
     positions += [([4, i], i64) for i in range(rank)]
     slots = []
     for pos, field_type in positions:
-        extract = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, pos), llvm_value, field_type)
-        rewriter.insert(extract, InsertPoint.before(before))
-        slots.append(extract.res)
+        # A field an insertvalue chain set (a descriptor built by the lowering)
+        # is used directly; else it is extracted.
+        field = builders.folded_extract(llvm_value, pos)
+        if field is None or field.type != field_type:
+            extract = builders.extract_value(llvm_value, pos, field_type)
+            rewriter.insert(extract, InsertPoint.before(before))
+            field = extract.res
+        slots.append(field)
     return slots
 
 
@@ -365,18 +369,18 @@ class RalDispatchToLLVM(RewritePattern):
         array_ptr = llvm.AllocaOp(count.result, ptr)
         for alloca in (struct_ptr, array_ptr):
             alloca.properties.pop("alignment", None)  # no alignment, as MLIR's default
-        rewriter.insert([one, struct_ptr, count, array_ptr], InsertPoint.before(op))
+        new_ops: list[Operation] = [one, struct_ptr, count, array_ptr]
         result_ptrs: list[SSAValue] = []
         for i in range(len(slots) + len(result_types)):
-            field = llvm.GEPOp(struct_ptr.res, [0, i], struct_type)
-            rewriter.insert(field, InsertPoint.before(op))
+            field = builders.gep(struct_ptr.res, struct_type, [0, i])
+            new_ops.append(field)
             if i < len(slots):
-                rewriter.insert(llvm.StoreOp(slots[i], field.result), InsertPoint.before(op))
+                new_ops.append(builders.store(slots[i], field.result))
             else:
                 result_ptrs.append(field.result)
-            element = llvm.GEPOp(array_ptr.res, [i], ptr)
-            store = llvm.StoreOp(field.result, element.result)
-            rewriter.insert([element, store], InsertPoint.before(op))
+            element = builders.gep(array_ptr.res, ptr, [i])
+            new_ops += [element, builders.store(field.result, element.result)]
+        rewriter.insert(new_ops, InsertPoint.before(op))
 
         name_global = get_or_create_global_string(
             module, api_name, api_name.encode("utf-8") + b"\0", rewriter
@@ -388,7 +392,7 @@ class RalDispatchToLLVM(RewritePattern):
 
         results: list[SSAValue] = []
         for result, field_ptr, llvm_type in zip(op.results, result_ptrs, result_types, strict=True):
-            load = llvm.LoadOp(field_ptr, llvm_type)
+            load = builders.load(field_ptr, llvm_type)
             rewriter.insert(load, InsertPoint.before(op))
             value: SSAValue = load.dereferenced_value
             if llvm_type != result.type:

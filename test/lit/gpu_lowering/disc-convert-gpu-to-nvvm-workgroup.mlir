@@ -3,17 +3,20 @@
 
 // A workgroup attribution (what disc-revise-gpu-kernel-outlining makes of a
 // `#gpu.address_space<workgroup>` alloc) becomes an internal array global in
-// NVPTX's shared address space 3, read through a generic pointer; the
-// attribution's descriptor has its static size and unit stride.
+// NVPTX's shared address space 3, read and written through a generic pointer
+// (its descriptor's fields are read directly: element [tx] at offset tx,
+// element [0] at the base).
 // CHECK-LABEL: gpu.module @main_kernel
 // CHECK:         llvm.mlir.global internal @__wg_main_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x f32>
 // CHECK:         llvm.func @main_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel}
 // CHECK:           %[[SHARED:.*]] = llvm.mlir.addressof @__wg_main_kernel_0 : !llvm.ptr<3>
 // CHECK-NEXT:      %[[GENERIC:.*]] = llvm.addrspacecast %[[SHARED]] : !llvm.ptr<3> to !llvm.ptr
-// CHECK:           llvm.insertvalue %[[GENERIC]], %{{.*}}[0]
-// CHECK-NEXT:      llvm.insertvalue %[[GENERIC]], %{{.*}}[1]
-// CHECK:           llvm.mlir.constant(32) : i64
+// CHECK:           %[[TX:.*]] = llvm.zext %{{.*}} : i32 to i64
+// CHECK:           %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:           %[[SLOT:.*]] = llvm.getelementptr inbounds %[[GENERIC]][%[[TX]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:      llvm.store %[[V]], %[[SLOT]] : f32, !llvm.ptr
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.barrier0"() : () -> ()
+// CHECK-NEXT:      llvm.load %[[GENERIC]] : !llvm.ptr -> f32
 // CHECK-NOT:       memref.
 module attributes {gpu.container_module} {
   gpu.module @main_kernel {

@@ -26,7 +26,27 @@
 // CHECK: %[[NAMEPTR:.*]] = llvm.getelementptr %[[NAME]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<32 x i8>
 // CHECK: llvm.call @disc_ral_call(%[[CTX]], %[[NAMEPTR]], %[[ARGS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK: %[[PTR:.*]] = llvm.load %[[RES]] : !llvm.ptr -> !llvm.ptr
-// The descriptor: allocated = aligned = the RAL buffer, offset 0, sizes [n, 4], strides [4, 1].
+// dealloc passes the allocated pointer (the descriptor's field 0 is the RAL buffer:
+// read straight from it, the descriptor itself is then dead and not emitted).
+// CHECK: llvm.store %[[PTR]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.mlir.addressof @dealloc___cpu___pvoid_pvoid___void
+// CHECK: llvm.call @disc_ral_call
+// CHECK: llvm.return
+func.func @alloc_dealloc(%ctx: !disc_ral.context, %n: index) {
+  %0 = memref.alloc(%n) : memref<?x4xf32>
+  memref.dealloc %0 : memref<?x4xf32>
+  return
+}
+
+// -----
+
+// The descriptor of a RAL buffer: allocated = aligned = the buffer, offset 0,
+// sizes [n, 4], strides [4, 1].
+// CHECK-LABEL: llvm.func @alloc_descriptor
+// CHECK-SAME: (%[[CTX:.*]]: !llvm.ptr, %[[N:.*]]: i64)
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(4) : i64
+// CHECK: llvm.call @disc_ral_call
+// CHECK: %[[PTR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[D0:.*]] = llvm.mlir.undef : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)>
 // CHECK: %[[D1:.*]] = llvm.insertvalue %[[PTR]], %[[D0]][0]
 // CHECK: %[[D2:.*]] = llvm.insertvalue %[[PTR]], %[[D1]][1]
@@ -35,16 +55,10 @@
 // CHECK: llvm.insertvalue %[[C4]], %{{.*}}[3, 1]
 // CHECK: llvm.insertvalue %[[C4]], %{{.*}}[4, 0]
 // CHECK: %[[D:.*]] = llvm.insertvalue %{{.*}}[4, 1]
-// dealloc passes the allocated pointer.
-// CHECK: %[[ALLOCATED:.*]] = llvm.extractvalue %[[D]][0]
-// CHECK: llvm.store %[[ALLOCATED]], %{{.*}} : !llvm.ptr, !llvm.ptr
-// CHECK: llvm.mlir.addressof @dealloc___cpu___pvoid_pvoid___void
-// CHECK: llvm.call @disc_ral_call
-// CHECK: llvm.return
-func.func @alloc_dealloc(%ctx: !disc_ral.context, %n: index) {
+// CHECK: llvm.return %[[D]]
+func.func @alloc_descriptor(%ctx: !disc_ral.context, %n: index) -> memref<?x4xf32> {
   %0 = memref.alloc(%n) : memref<?x4xf32>
-  memref.dealloc %0 : memref<?x4xf32>
-  return
+  return %0 : memref<?x4xf32>
 }
 
 // -----
@@ -64,23 +78,16 @@ func.func @gpu_alloc(%ctx: !disc_ral.context) {
 // -----
 
 // Memref arguments are expanded into their descriptor fields (MLIR's calling
-// convention); the entry block rebuilds the descriptor. Loads index the
-// aligned pointer with the static stride.
+// convention); the entry block rebuilds the descriptor, whose fields are read
+// back directly (the struct is dead here and dropped). Loads index the aligned
+// pointer with the static stride.
 // CHECK-LABEL: llvm.func @signature
 // CHECK-SAME: (%[[CTX:.*]]: !llvm.ptr, %[[ALLOC:.*]]: !llvm.ptr, %[[ALIGN:.*]]: !llvm.ptr, %[[OFF:.*]]: i64, %[[S0:.*]]: i64, %[[S1:.*]]: i64, %[[T0:.*]]: i64, %[[T1:.*]]: i64, %[[I:.*]]: i64) -> f32
-// CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)>
-// CHECK: llvm.insertvalue %[[ALLOC]], %[[U]][0]
-// CHECK: llvm.insertvalue %[[ALIGN]], %{{.*}}[1]
-// CHECK: llvm.insertvalue %[[OFF]], %{{.*}}[2]
-// CHECK: llvm.insertvalue %[[S0]], %{{.*}}[3, 0]
-// CHECK: llvm.insertvalue %[[S1]], %{{.*}}[3, 1]
-// CHECK: llvm.insertvalue %[[T0]], %{{.*}}[4, 0]
-// CHECK: %[[DESC:.*]] = llvm.insertvalue %[[T1]], %{{.*}}[4, 1]
+// CHECK-NOT: llvm.insertvalue
 // CHECK: %[[C4:.*]] = llvm.mlir.constant(4) : i64
 // CHECK: %[[ROW:.*]] = llvm.mul %[[I]], %[[C4]] : i64
 // CHECK: %[[LIN:.*]] = llvm.add %[[ROW]], %{{.*}} : i64
-// CHECK: %[[BASE:.*]] = llvm.extractvalue %[[DESC]][1]
-// CHECK: %[[ADDR:.*]] = llvm.getelementptr inbounds %[[BASE]][%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr inbounds %[[ALIGN]][%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK: %[[V:.*]] = llvm.load %[[ADDR]] : !llvm.ptr -> f32
 // CHECK: llvm.return %[[V]] : f32
 func.func @signature(%ctx: !disc_ral.context, %m: memref<?x4xf32>, %i: index) -> f32 {
@@ -192,10 +199,10 @@ func.func @branches(%n: index, %flag: i32) -> index {
 // CHECK: %[[SLOT0:.*]] = llvm.getelementptr %[[P]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK: %[[F0:.*]] = llvm.load %[[SLOT0]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[CTX:.*]] = llvm.load %[[F0]] : !llvm.ptr -> !llvm.ptr
+// The induction-variable memrefs: offset 0, size 1 (one iv), stride 1.
 // CHECK: %[[Z:.*]] = llvm.mlir.constant(0) : i64
-// CHECK: %[[NIV:.*]] = llvm.mlir.constant(1) : i64
 // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1) : i64
-// CHECK: llvm.call @kernel(%[[CTX]], %[[LB]], %[[LB]], %[[Z]], %[[NIV]], %[[ONE]], %[[UB]], %[[UB]], %[[Z]], %[[NIV]], %[[ONE]], %[[ST]], %[[ST]], %[[Z]], %[[NIV]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @kernel(%[[CTX]], %[[LB]], %[[LB]], %[[Z]], %[[ONE]], %[[ONE]], %[[UB]], %[[UB]], %[[Z]], %[[ONE]], %[[ONE]], %[[ST]], %[[ST]], %[[Z]], %[[ONE]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.return
 func.func private @kernel(%ctx: !disc_ral.context, %lb: memref<1xindex>, %ub: memref<1xindex>, %st: memref<1xindex>, %a: memref<?xf32>)
 
@@ -225,13 +232,15 @@ func.func @dispatch(%ctx: !disc_ral.context, %x: f32) -> f32 {
 
 // -----
 
-// Globals hold the flattened data; get_global builds a static descriptor.
+// Globals hold the flattened data; get_global builds a static descriptor
+// (allocated = aligned = the global's address), which a load reads from
+// directly: element [1, 1] of the 2x2 row-major global is at offset 3.
 // CHECK: llvm.mlir.global internal constant @cst(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>) {{.*}} : !llvm.array<4 x f32>
 // CHECK-LABEL: llvm.func @global
 // CHECK: %[[G:.*]] = llvm.mlir.addressof @cst : !llvm.ptr
-// CHECK: llvm.insertvalue %[[G]], %{{.*}}[0]
-// CHECK: llvm.insertvalue %[[G]], %{{.*}}[1]
-// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[C3:.*]] = llvm.mlir.constant(3) : i64
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr inbounds %[[G]][%[[C3]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: llvm.load %[[ADDR]] : !llvm.ptr -> f32
 "memref.global"() <{sym_name = "cst", sym_visibility = "private", type = memref<2x2xf32>, initial_value = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>, constant}> : () -> ()
 func.func @global() -> f32 {
   %c1 = arith.constant 1 : index

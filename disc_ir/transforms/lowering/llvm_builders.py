@@ -1,0 +1,188 @@
+"""Cheap constructors for the `llvm` ops the `*-to-llvm` lowerings emit most.
+
+The lowerings create tens of thousands of ops on a large graph; the ops'
+IRDL `__init__` (argument-list building, attribute checks per op) costs
+several times what `Operation.create` does. These helpers build the same ops
+(same operands, result types and properties as the xDSL constructors give)
+with `create` and precomputed, shared attributes (attributes are immutable, so
+one `IntegerAttr(0, 32)` or `array<i64: 3, 1>` can back every op that needs it).
+
+`extract_value` also folds an `llvm.extractvalue` of a field that an
+`llvm.insertvalue` chain set (what canonicalize would do afterwards): the
+descriptors the lowering builds are read back field by field, and most
+extracts then never exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+PTR = llvm.LLVMPointerType()
+"""The opaque pointer `!llvm.ptr`."""
+
+_I32_ZERO = IntegerAttr(0, 32)
+_I64_ZERO = IntegerAttr(0, i64)
+_UNIT = UnitAttr()
+_INSERTS = (llvm.InsertValueOp,)
+
+
+@lru_cache(maxsize=4096)
+def int_attr(value: int, type_: IntegerType) -> IntegerAttr:
+    """`IntegerAttr(value, type_)`, shared."""
+    return IntegerAttr(value, type_)
+
+
+@lru_cache(maxsize=1024)
+def position_attr(position: tuple[int, ...]) -> DenseArrayBase:
+    """The `array<i64: ...>` position of an extract/insertvalue, shared."""
+    return DenseArrayBase.from_list(i64, list(position))
+
+
+@lru_cache(maxsize=1024)
+def _position_tuple(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+@lru_cache(maxsize=1024)
+def _gep_indices_attr(indices: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, list(indices))
+
+
+def wrap_i64(value: int) -> int:
+    """`value` wrapped to a signed 64-bit integer (LLVM's i64 arithmetic)."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def constant(value: int | float, type_: Attribute) -> llvm.ConstantOp:
+    """`llvm.mlir.constant(value) : type_` (an integer or float scalar type)."""
+    if isinstance(type_, IntegerType):
+        attr: Attribute = int_attr(int(value), type_)
+    else:
+        attr = FloatAttr(float(value), type_)  # type: ignore[arg-type]
+    return llvm.ConstantOp.create(properties={"value": attr}, result_types=[type_])
+
+
+def constant_attr(attr: Attribute, type_: Attribute) -> llvm.ConstantOp:
+    """`llvm.mlir.constant(attr) : type_`."""
+    return llvm.ConstantOp.create(properties={"value": attr}, result_types=[type_])
+
+
+def insert_value(
+    aggregate: SSAValue, value: SSAValue, position: Sequence[int]
+) -> llvm.InsertValueOp:
+    """`llvm.insertvalue value, aggregate[position]`."""
+    return llvm.InsertValueOp.create(
+        operands=[aggregate, value],
+        properties={"position": position_attr(tuple(position))},
+        result_types=[aggregate.type],
+    )
+
+
+def folded_extract(aggregate: SSAValue, position: Sequence[int]) -> SSAValue | None:
+    """The value an `llvm.insertvalue` chain ending in `aggregate` put at exactly
+    `position`, or None (an undef start, a block argument, a partial overlap)."""
+    key = tuple(position)
+    current = aggregate
+    while True:
+        owner = current.owner
+        if not isinstance(owner, _INSERTS):
+            return None
+        pos = _position_tuple(owner.position)
+        if pos == key:
+            return owner.operands[1]
+        n = min(len(pos), len(key))
+        if pos[:n] == key[:n]:  # one is a prefix of the other: no exact field
+            return None
+        current = owner.operands[0]
+
+
+def extract_value(
+    aggregate: SSAValue, position: Sequence[int], type_: Attribute
+) -> llvm.ExtractValueOp:
+    """`llvm.extractvalue aggregate[position] : type_` (not folded; see `folded_extract`)."""
+    return llvm.ExtractValueOp.create(
+        operands=[aggregate],
+        properties={"position": position_attr(tuple(position))},
+        result_types=[type_],
+    )
+
+
+def gep(
+    ptr: SSAValue,
+    elem_type: Attribute,
+    indices: Sequence[int | SSAValue],
+    inbounds: bool = False,
+) -> llvm.GEPOp:
+    """`llvm.getelementptr [inbounds] ptr[indices] : elem_type` (ints are constant indices)."""
+    raw: list[int] = []
+    dynamic: list[SSAValue] = []
+    for idx in indices:
+        if isinstance(idx, int):
+            raw.append(idx)
+        else:
+            raw.append(llvm.GEP_USE_SSA_VAL)
+            dynamic.append(idx)
+    props: dict[str, Attribute] = {
+        "rawConstantIndices": _gep_indices_attr(tuple(raw)),
+        "elem_type": elem_type,
+        "noWrapFlags": _I32_ZERO,
+    }
+    if inbounds:
+        props["inbounds"] = _UNIT
+    return llvm.GEPOp.create(operands=[ptr, *dynamic], result_types=[PTR], properties=props)
+
+
+def load(ptr: SSAValue, type_: Attribute) -> llvm.LoadOp:
+    """`llvm.load ptr : type_` (no alignment, not atomic)."""
+    return llvm.LoadOp.create(
+        operands=[ptr], result_types=[type_], properties={"ordering": _I64_ZERO}
+    )
+
+
+def store(value: SSAValue, ptr: SSAValue) -> llvm.StoreOp:
+    """`llvm.store value, ptr` (no alignment, not atomic)."""
+    return llvm.StoreOp.create(operands=[value, ptr], properties={"ordering": _I64_ZERO})
+
+
+def int_binary(cls: type[llvm.ArithmeticBinOpOverflow], lhs: SSAValue, rhs: SSAValue):
+    """`cls(lhs, rhs)` with no overflow flags (add, sub, mul, shl)."""
+    return cls.create(
+        operands=[lhs, rhs], result_types=[lhs.type], properties={"overflowFlags": _I32_ZERO}
+    )
+
+
+def undef(type_: Attribute) -> llvm.UndefOp:
+    """`llvm.mlir.undef : type_`."""
+    return llvm.UndefOp.create(result_types=[type_])
+
+
+__all__ = [
+    "PTR",
+    "constant",
+    "constant_attr",
+    "extract_value",
+    "folded_extract",
+    "gep",
+    "insert_value",
+    "int_attr",
+    "int_binary",
+    "load",
+    "position_attr",
+    "store",
+    "undef",
+    "wrap_i64",
+]
