@@ -21,6 +21,8 @@ equivalent `-pass-pipeline` string. The `disc-pipeline{target=cpu}` pass
 
 from __future__ import annotations
 
+import functools
+import os
 from dataclasses import dataclass
 
 from xdsl.passes import ModulePass
@@ -29,8 +31,11 @@ from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.ir.pass_pipeline import PassSpec, build_pass, parse_options
 
 TARGETS = ("cpu", "cuda")
-#: the compute capability the `cuda` target compiles kernels for (sm_80)
+#: the compute capability the `cuda` target compiles kernels for on a machine
+#: without a CUDA device (sm_80); see `cuda_compute_capability`
 CUDA_COMPUTE_CAPABILITY = (8, 0)
+#: overrides the compute capability of the `cuda` target: "90", "9.0" or "sm_90"
+CUDA_CC_ENV = "DISC_CUDA_CC"
 CLEANUP = ["canonicalize", "cse", "canonicalize"]
 
 
@@ -41,6 +46,38 @@ class Phase:
     name: str
     summary: str
     passes: tuple[str, ...]
+
+
+def _parse_cc(text: str) -> tuple[int, int]:
+    digits = text.strip().lower().removeprefix("sm_").replace(".", "")
+    if len(digits) < 2 or not digits.isdigit():
+        raise ValueError(
+            f"${CUDA_CC_ENV}={text!r}: expected a compute capability like 90, 9.0 or sm_90"
+        )
+    return int(digits[:-1]), int(digits[-1])
+
+
+@functools.cache
+def _device_cc() -> tuple[int, int] | None:
+    try:
+        from disc_ir.runtime.cuda_libs import device_compute_capability
+
+        return device_compute_capability(0)
+    except Exception:  # noqa: BLE001 - no usable driver: compile for the default
+        return None
+
+
+def cuda_compute_capability() -> tuple[int, int]:
+    """The `(major, minor)` the `cuda` target compiles its kernels for.
+
+    `$DISC_CUDA_CC` when set; else that of the machine's first CUDA device (as
+    BladeDISC compiles for the GPU it finds: a cubin for sm_80 does not load on
+    an sm_90 device); else `CUDA_COMPUTE_CAPABILITY`.
+    """
+    explicit = os.environ.get(CUDA_CC_ENV)
+    if explicit:
+        return _parse_cc(explicit)
+    return _device_cc() or CUDA_COMPUTE_CAPABILITY
 
 
 def _phases(target: str) -> list[Phase]:
@@ -170,7 +207,7 @@ def _phases(target: str) -> list[Phase]:
     # Device side (BladeDISC's nested gpu.module pipeline): structured control
     # flow and memref metadata lowered, math expanded without libdevice, GPU
     # ops to NVVM, each kernel module compiled to PTX / cubin and attached.
-    major, minor = CUDA_COMPUTE_CAPABILITY
+    major, minor = cuda_compute_capability() if gpu else CUDA_COMPUTE_CAPABILITY
     device = [
         "expand-strided-metadata",
         "convert-scf-to-cf",

@@ -293,6 +293,28 @@ def cuda_available() -> bool:
     return True
 
 
+def device_compute_capability(ordinal: int = 0) -> tuple[int, int] | None:
+    """``(major, minor)`` of CUDA device ``ordinal``; None without a CUDA device.
+
+    Needs no CUDA context (only the driver's device attributes)."""
+    try:
+        api = libcuda()
+    except CudaUnavailableError:
+        return None
+    device = c_int()
+    api.check("cuDeviceGet", api.cuDeviceGet(ctypes.byref(device), ordinal))  # type: ignore[attr-defined]
+    values = []
+    for attr in (
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    ):
+        value = c_int()
+        get = api.cuDeviceGetAttribute  # type: ignore[attr-defined]
+        api.check("cuDeviceGetAttribute", get(ctypes.byref(value), attr, device.value))
+        values.append(value.value)
+    return values[0], values[1]
+
+
 def cuda_unavailable_reason() -> str | None:
     """Why :func:`cuda_available` is False (None when it is True)."""
     try:
@@ -343,6 +365,26 @@ _CUBLAS_PROTOTYPES: dict[str, tuple[Any, ...]] = {
         c_int,
     ),
 }
+
+
+# cublas<t>geam: handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc
+_GEAM = (
+    c_void_p,
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+    c_void_p,
+    c_void_p,
+    c_int,
+    c_void_p,
+    c_void_p,
+    c_int,
+    c_void_p,
+    c_int,
+)
+_CUBLAS_PROTOTYPES["cublasSgeam"] = _GEAM
+_CUBLAS_PROTOTYPES["cublasDgeam"] = _GEAM
 
 
 class LibCublas(_CLibrary):

@@ -26,9 +26,11 @@ operands after the context):
   spatial dims), kernel layout (in feature, out feature, spatial), output
   layout, window strides, rhs dilations (1 when absent) and whether the
   kernel is a constant buffer;
-- `lmhlo.transpose` of rank 2, or rank 3 with permutation [0, 2, 1], on the
-  GPU and outside fusions -> `ral_transpose`, gpu, (stream, input,
-  permutation: memref<Nxi32> alloca, output);
+- `lmhlo.transpose` of f32 or f64 elements, of rank 2, or rank 3 with
+  permutation [0, 2, 1], on the GPU and outside fusions -> `ral_transpose`,
+  gpu, (stream, input, permutation: memref<Nxi32> alloca, output) (other
+  element types stay for code generation: disc-ir's RAL transposes with
+  cuBLAS geam);
 - `lmhlo.copy` / `reshape` / `dynamic_reshape` whose output can alias the
   input (see `_copy_removable_result`) -> `%r = inc_ref`, (stream, input,
   shape: memref<Nxindex> alloca of the output's dims) returning the output
@@ -354,6 +356,9 @@ class TransposeToDispatch(RewritePattern):
         if len(perm) not in (2, 3) or (len(perm) == 3 and perm[1:] != [2, 1]):
             return
         if _in_fusion(op) or _device(op.operands[0]) != "gpu":
+            return
+        element = getattr(op.operands[0].type, "element_type", None)
+        if element not in (builtin.f32, builtin.f64):
             return
         ctx = context_of(op)
         stream = _stream(op, rewriter)

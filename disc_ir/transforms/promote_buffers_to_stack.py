@@ -7,6 +7,10 @@ by a `memref.alloca` when
   (index elements count 64 bits), or a dynamic shape of rank at most
   `max-rank-of-allocated-memref` whose sizes all come from `memref.rank`;
 - it has no `memref.dealloc` (a buffer freed more than once is not touched);
+- it lives in host memory: the stack is the host's, so a buffer in a GPU
+  memory space is never promoted (BladeDISC's pipeline hands the pass its
+  `IsSmallCpuAlloc` filter for this; a GPU buffer on the host stack would be
+  handed to kernels as a host address);
 - an enclosing automatic allocation scope (`func.func`, `scf.for`,
   `scf.parallel`...) holds it and none of its aliases leaves that scope
   through the scope region's terminator (`return`, `scf.yield`). Looking
@@ -38,6 +42,7 @@ from disc_ir.analysis.buffer_alias import (
     is_region_return_like,
 )
 from disc_ir.analysis.buffer_placement import find_deallocs
+from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.transforms.registry import register_pass
 
 INDEX_BITWIDTH = 64
@@ -129,7 +134,7 @@ def promote_buffers_to_stack(root: Operation, max_size_in_bytes: int, max_rank: 
         deallocs = find_deallocs(value)
         if deallocs:
             continue
-        if not is_small_alloc(value, max_size_in_bytes, max_rank):
+        if is_gpu_memref(value) or not is_small_alloc(value, max_size_in_bytes, max_rank):
             continue
         if not has_allocation_scope(value, aliases):
             continue

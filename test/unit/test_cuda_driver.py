@@ -509,6 +509,93 @@ def test_gemm_transposed_storage_and_errors():
 
 
 # ---------------------------------------------------------------------------
+# transpose: cuBLAS geam on row-major buffers, checked by a column-major model
+# ---------------------------------------------------------------------------
+
+
+class FakeGeamCublas:
+    """cublasCreate / SetStream and a column-major ``cublas<t>geam`` (transb N, beta 0) on host memory."""
+
+    def __init__(self):
+        self.calls = []
+
+    def cublasCreate_v2(self, handle):
+        return 0
+
+    def cublasSetStream_v2(self, handle, stream):
+        return 0
+
+    def _geam(self, dtype, handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc):
+        self.calls.append((transa, transb, m, n, lda, ldb, ldc))
+        assert transb == CUBLAS_OP_N and b == c and ldb == ldc
+        a_rows, a_cols = (n, m) if transa == CUBLAS_OP_T else (m, n)
+        av = _column_major(a, a_rows, a_cols, lda, 0, 1, dtype)[0]
+        cv = _column_major(c, m, n, ldc, 0, 1, dtype)[0]
+        cv[...] = av.T if transa == CUBLAS_OP_T else av
+        return 0
+
+    def cublasSgeam(self, *args):
+        return self._geam(np.float32, *args)
+
+    def cublasDgeam(self, *args):
+        return self._geam(np.float64, *args)
+
+    @staticmethod
+    def check(call, code):
+        assert code == 0, call
+
+
+@pytest.mark.parametrize("element,dtype", [("f32", np.float32), ("f64", np.float64)])
+@pytest.mark.parametrize("shape", [(5, 7), (3, 4, 6), (1, 1), (0, 3)])
+def test_gpu_transpose_maps_to_cublas_geam(element, dtype, shape):
+    from disc_ir.runtime.kernels.cublas_gemm import CublasHandle
+
+    lib = FakeGeamCublas()
+    runner = CublasHandle(0, lib=lib)
+    perm = (1, 0) if len(shape) == 2 else (0, 2, 1)
+    with _context(gemm_runner=runner) as ctx:
+        src = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+        dst = np.full(tuple(shape[p] for p in perm), np.nan, dtype)
+        ctx.cuda.transpose(_desc(src, element), perm, _desc(dst, element))
+        np.testing.assert_array_equal(dst, np.transpose(src, perm))
+        batch = shape[0] if len(shape) == 3 else 1
+        assert len(lib.calls) == (batch if src.size else 0)
+
+
+def test_gpu_transpose_errors():
+    with _context(gemm_runner=object()) as ctx:
+        a = _desc(np.zeros((2, 3), np.float32), "f32")
+        with pytest.raises(RalError, match="output shape"):
+            ctx.cuda.transpose(a, (1, 0), _desc(np.zeros((2, 3), np.float32), "f32"))
+        with pytest.raises(RalError, match="not supported on the GPU"):
+            b = _desc(np.zeros((2, 3, 4), np.float32), "f32")
+            ctx.cuda.transpose(b, (2, 1, 0), _desc(np.zeros((4, 3, 2), np.float32), "f32"))
+        with pytest.raises(RalError, match="row-major"):
+            t = np.zeros((3, 2), np.float32).T
+            ctx.cuda.transpose(_desc(t, "f32"), (1, 0), _desc(np.zeros((3, 2), np.float32), "f32"))
+    names = cuda.ral_gpu_transpose.ral_api_names
+    assert "ral_transpose___gpu___pvoid_pvoid_m2df32_m1di32_m2df32___void" in names
+    assert "ral_transpose___gpu___pvoid_pvoid_m3df64_m1di32_m3df64___void" in names
+
+
+# ---------------------------------------------------------------------------
+# Rank-0 values keep rank 0 (np.ascontiguousarray would make them vectors)
+# ---------------------------------------------------------------------------
+
+
+def test_rank0_constants_and_device_arrays_keep_rank_0():
+    md5 = "ab" * 16
+    table = {md5: ("f32", (), np.float32(2.5).tobytes())}
+    with _context(constants=table) as ctx, ctx.create_execution_context([]) as exec_ctx:
+        desc = ctx.cuda.const(exec_ctx, f"{md5}_f32_", ScalarType("f32"), 0)
+        assert desc.rank == 0 and desc.sizes == ()
+        assert ctypes.c_float.from_address(desc.aligned).value == 2.5
+        assert ctx.cuda.const(exec_ctx, f"{md5}_f32_", ScalarType("f32"), 0) is desc
+        scalar = ctx.device_array(np.array(3.0, np.float32))
+        assert scalar.shape == () and scalar.numpy() == np.float32(3.0)
+
+
+# ---------------------------------------------------------------------------
 # Executions: inputs (numpy / device arrays), outputs as DeviceArrays, bookkeeping
 # ---------------------------------------------------------------------------
 

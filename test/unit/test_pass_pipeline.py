@@ -97,3 +97,25 @@ def test_build_pass_errors() -> None:
         PipelineError, match="unknown pass 'test-probe-pas'.*did you mean: test-probe-pass"
     ):
         build_pass(PassSpec("test-probe-pas"))
+
+
+@pytest.mark.parametrize("text,cc", [("90", (9, 0)), ("8.6", (8, 6)), ("sm_90", (9, 0))])
+def test_cuda_target_compute_capability_from_env(monkeypatch, text: str, cc: tuple) -> None:
+    from disc_ir.pipeline import cuda_compute_capability, pipeline_text
+
+    monkeypatch.setenv("DISC_CUDA_CC", text)
+    assert cuda_compute_capability() == cc
+    blob = f"gpu-sm-cc-major={cc[0]} gpu-sm-cc-minor={cc[1]}"
+    assert blob in pipeline_text("cuda")
+
+
+def test_cuda_target_compute_capability_default_and_errors(monkeypatch) -> None:
+    import disc_ir.pipeline as pipeline
+
+    monkeypatch.delenv("DISC_CUDA_CC", raising=False)
+    # Without a CUDA device the target compiles for sm_80; with one, for the device.
+    device = pipeline._device_cc()
+    assert pipeline.cuda_compute_capability() == (device or pipeline.CUDA_COMPUTE_CAPABILITY)
+    monkeypatch.setenv("DISC_CUDA_CC", "nine")
+    with pytest.raises(ValueError, match="DISC_CUDA_CC"):
+        pipeline.cuda_compute_capability()

@@ -60,7 +60,12 @@ from disc_ir.runtime.device_array import (
     is_cuda_array,
 )
 from disc_ir.runtime.gpu_allocator import CachingDeviceAllocator, DeviceBlock
-from disc_ir.runtime.kernels.cublas_gemm import CublasGemmCall, CublasHandle, plan_row_major_gemm
+from disc_ir.runtime.kernels.cublas_gemm import (
+    TRANSPOSE_TYPES,
+    CublasGemmCall,
+    CublasHandle,
+    plan_row_major_gemm,
+)
 from disc_ir.runtime.kernels.gemm import register_ral_gemm
 from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
 from disc_ir.runtime.registry import (
@@ -366,7 +371,7 @@ class CudaDriver(Driver):
 
     def device_array_from_host(self, array: np.ndarray) -> DeviceArray:
         """A new device array holding a copy of ``array`` (blocking)."""
-        array = np.ascontiguousarray(array)
+        array = np.require(array, requirements="C")  # keeps rank 0
         self.backend.make_current()
         block = self.allocator.alloc(max(1, array.nbytes))
         self.allocator.detach(block.address)
@@ -495,7 +500,7 @@ class CudaDriver(Driver):
             block = state.staged_inputs.get(index)
             host = exec_ctx.input(index, element, rank)
             if block is None:
-                host = np.ascontiguousarray(host)
+                host = np.require(host, requirements="C")
                 state.kept.append(host)
                 block = self.allocator.alloc(max(1, host.nbytes))
                 state.staged_inputs[index] = block
@@ -580,6 +585,40 @@ class CudaDriver(Driver):
         self.backend.stream_synchronize(self.stream)
         return make(block.address, _BlockOwner(self, block))
 
+    # -- transpose ------------------------------------------------------------
+
+    def transpose(
+        self, src: MemRefDescriptor, perm: tuple[int, ...], dst: MemRefDescriptor
+    ) -> None:
+        """``dst = transpose(src, perm)`` by cuBLAS geam on the context's stream: a 2-D
+        transpose, or a [0, 2, 1] 3-D one (one geam per batch)."""
+        rank = src.rank
+        if perm not in ((1, 0), (0, 2, 1)) or len(perm) != rank or dst.rank != rank:
+            raise RalError(
+                f"ral_transpose: permutation {list(perm)} of a rank-{rank} buffer is not "
+                "supported on the GPU (only [1, 0] and [0, 2, 1])"
+            )
+        want = tuple(src.sizes[p] for p in perm)
+        if tuple(dst.sizes) != want:
+            raise RalError(f"ral_transpose: output shape {dst.sizes}, expected {want}")
+        if 0 in src.sizes:
+            return
+        for name, desc in (("input", src), ("output", dst)):
+            dense = _contiguous(desc.sizes)
+            if any(
+                n > 1 and s != d for n, s, d in zip(desc.sizes, desc.strides, dense, strict=True)
+            ):
+                raise RalError(f"ral_transpose: the {name} is not row-major contiguous")
+        batch, rows, cols = (1, *src.sizes) if rank == 2 else src.sizes
+        itemsize = numpy_dtype(src.element).itemsize
+        matrix = rows * cols * itemsize
+        src_base = src.aligned + src.offset * itemsize
+        dst_base = dst.aligned + dst.offset * itemsize
+        for b in range(batch):
+            self.gemm_runner.transpose(
+                src.element.code, src_base + b * matrix, dst_base + b * matrix, rows, cols
+            )
+
     # -- constants ------------------------------------------------------------
 
     def const(
@@ -592,10 +631,13 @@ class CudaDriver(Driver):
             with self._lock:
                 desc = self._consts.get(key)
                 if desc is None:
-                    value = np.ascontiguousarray(
+                    # np.require, not np.ascontiguousarray: that one makes a rank-0
+                    # constant a 1-element vector.
+                    value = np.require(
                         materialize_constant(
                             name, self.context.constants_table(), numpy_dtype(element), rank
-                        )
+                        ),
+                        requirements="C",
                     )
                     address = self.alloc_persistent(value.nbytes)
                     self.h2d(value.ctypes.data, address, value.nbytes)
@@ -1040,6 +1082,21 @@ def ral_gpu_const(
     if unique_name is None:
         raise RalError("ral_const: null unique_name")
     return gpu_driver(ctx).const(ctx, unique_name, ScalarType(T), N)
+
+
+@ral_api("ral_transpose", "gpu", T=tuple(TRANSPOSE_TYPES), N=(2, 3))
+def ral_gpu_transpose(
+    ctx: Ctx,
+    stream: PVoid,
+    src: MemRef[N, T],
+    perm: MemRef[1, I32],
+    dst: MemRef[N, T],
+) -> None:
+    """``ral_transpose___gpu___pvoid_pvoid_m{N}d{T}_m1di32_m{N}d{T}___void``
+    (disc-lower-to-library-call's 2-D and [0, 2, 1] transposes; ``perm`` is a host
+    buffer)."""
+    order = tuple(int(p) for p in numpy_view(perm, readonly=True))
+    stream_driver(ctx, stream, "ral_transpose").transpose(src, order, dst)
 
 
 def _gpu_gemm(

@@ -44,6 +44,9 @@ CUBLAS_TYPES: dict[str, tuple[int, int, type]] = {
     "bf16": (CUDA_R_16BF, CUBLAS_COMPUTE_32F, ctypes.c_float),
 }
 
+#: element -> (cublas<t>geam, its scalar type): the element types ral_transpose takes on the GPU
+TRANSPOSE_TYPES = {"f32": ("cublasSgeam", ctypes.c_float), "f64": ("cublasDgeam", ctypes.c_double)}
+
 INT_MAX = 2**31 - 1
 
 
@@ -230,6 +233,33 @@ class CublasHandle:
             name, tail = "cublasGemmStridedBatchedEx", (call.batch,)
         args = (*head, *mats[0], *mats[1], ctypes.byref(beta), *mats[2], *tail)
         code = getattr(self.lib, name)(*args, compute_type, CUBLAS_GEMM_DEFAULT)
+        self.lib.check(name, code)
+
+    def transpose(self, element: str, src: int, dst: int, rows: int, cols: int) -> None:
+        """Enqueues ``dst = src^T`` for a row-major ``rows x cols`` matrix of f32/f64.
+
+        cuBLAS is column-major: the source seen column-major is ``cols x rows``
+        (ld ``cols``); ``geam`` with ``transa`` writes its transpose, ``rows x
+        cols`` column-major (ld ``rows``), which is ``src^T`` row-major."""
+        name, scalar = TRANSPOSE_TYPES[element]
+        if rows == 0 or cols == 0:
+            return
+        alpha, beta = scalar(1.0), scalar(0.0)
+        code = getattr(self.lib, name)(
+            self.handle,
+            CUBLAS_OP_T,
+            CUBLAS_OP_N,
+            rows,
+            cols,
+            ctypes.byref(alpha),
+            src,
+            cols,
+            ctypes.byref(beta),
+            dst,
+            rows,
+            dst,
+            rows,
+        )
         self.lib.check(name, code)
 
     def close(self) -> None:

@@ -80,15 +80,20 @@ func.func @conv(%ctx: !disc_ral.context, %in: memref<1x3x8x8xf32>, %k: memref<4x
 
 // -----
 
-// A 2-D transpose on the GPU becomes ral_transpose; a rank-4 one stays.
+// A 2-D f32 transpose on the GPU becomes ral_transpose; a rank-4 one and an
+// f16 one (the RAL transposes f32 / f64 with cuBLAS geam) stay.
 // CHECK-LABEL: func.func @transpose
 // CHECK: %[[PERM:.*]] = memref.alloca() : memref<2xi32>
 // CHECK: "disc_ral.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %[[PERM]], %{{.*}}) {backend_config = "", call_target_name = "ral_transpose", device = "gpu", has_side_effect = false}
 // CHECK: "lmhlo.transpose"
 // CHECK-SAME: tensor<4xi64>
-func.func @transpose(%ctx: !disc_ral.context, %a: memref<?x?xf32, #gpu.address_space<global>>, %b: memref<?x?xf32, #gpu.address_space<global>>, %c: memref<?x?x?x?xf32, #gpu.address_space<global>>, %d: memref<?x?x?x?xf32, #gpu.address_space<global>>) {
+// CHECK: "lmhlo.transpose"
+// CHECK-SAME: memref<?x?xf16, #gpu.address_space<global>>
+// CHECK-NOT: ral_transpose
+func.func @transpose(%ctx: !disc_ral.context, %a: memref<?x?xf32, #gpu.address_space<global>>, %b: memref<?x?xf32, #gpu.address_space<global>>, %c: memref<?x?x?x?xf32, #gpu.address_space<global>>, %d: memref<?x?x?x?xf32, #gpu.address_space<global>>, %e: memref<?x?xf16, #gpu.address_space<global>>, %f: memref<?x?xf16, #gpu.address_space<global>>) {
   "lmhlo.transpose"(%a, %b) {permutation = dense<[1, 0]> : tensor<2xi64>} : (memref<?x?xf32, #gpu.address_space<global>>, memref<?x?xf32, #gpu.address_space<global>>) -> ()
   "lmhlo.transpose"(%c, %d) {permutation = dense<[0, 2, 3, 1]> : tensor<4xi64>} : (memref<?x?x?x?xf32, #gpu.address_space<global>>, memref<?x?x?x?xf32, #gpu.address_space<global>>) -> ()
+  "lmhlo.transpose"(%e, %f) {permutation = dense<[1, 0]> : tensor<2xi64>} : (memref<?x?xf16, #gpu.address_space<global>>, memref<?x?xf16, #gpu.address_space<global>>) -> ()
   return
 }
 

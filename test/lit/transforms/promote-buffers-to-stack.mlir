@@ -68,3 +68,21 @@ func.func @escape(%c: i1, %arg0: memref<2xf32>) -> memref<2xf32> {
   }
   return %r : memref<2xf32>
 }
+
+// -----
+
+// A small buffer in GPU memory stays on the heap (the stack is the host's; a
+// kernel handed a host stack address would fault); the host one is promoted.
+// CHECK-LABEL: func.func @gpu_buffer
+// CHECK: memref.alloc() : memref<f32, #gpu.address_space<global>>
+// CHECK: memref.alloca() : memref<f32>
+// OPT-LABEL: func.func @gpu_buffer
+// OPT: memref.alloc() : memref<f32, #gpu.address_space<global>>
+func.func @gpu_buffer(%v: f32) -> f32 {
+  %g = memref.alloc() : memref<f32, #gpu.address_space<global>>
+  "lmhlo_disc.h2d"(%g, %g) : (memref<f32, #gpu.address_space<global>>, memref<f32, #gpu.address_space<global>>) -> ()
+  %h = memref.alloc() : memref<f32>
+  memref.store %v, %h[] : memref<f32>
+  %r = memref.load %h[] : memref<f32>
+  return %r : f32
+}
