@@ -11,11 +11,19 @@ Sections:
 
 1. ``device``: name, compute capability, memory (CUDA driver API).
 2. ``driver_tests``: ``pytest test/unit/test_cuda_driver.py`` (the GPU tests run here).
-3. ``e2e_cuda``: every graph of the CPU e2e suite (``test/e2e/cuda_graphs.py``)
-   compiled for ``cuda`` and ``cpu``, run on the same random inputs, compared.
-4. ``bandwidth``: device-to-device copy bandwidth (``cuMemcpyDtoDAsync``, 256 MiB).
-5. ``memory_bound``: ``bench/graphs/*.mlir`` on disc-ir cuda vs ``jax.jit`` on the GPU
-   (when jax sees a GPU), median times and effective bandwidth (bytes in + out / time).
+3. ``bandwidth``: device-to-device copy bandwidth (``cuMemcpyDtoDAsync``, 256 MiB).
+4. ``memory_bound``: ``bench/graphs/*.mlir`` on disc-ir cuda (inputs and outputs placed
+   on the GPU) vs ``jax.jit`` on the GPU (when jax sees a GPU): median synchronized time
+   per call, effective bandwidth (bytes in + out / time), its fraction of the copy
+   bandwidth, the ratio to XLA's time.
+5. ``e2e_cuda``: every graph of the CPU e2e suite (``test/e2e/cuda_graphs.py``)
+   compiled for ``cuda`` and ``cpu``, run on the same random inputs, compared; each
+   graph in a child process that is restarted after a graph that crashes it.
+
+6. ``profile``: the same graphs' kernels timed by CUPTI (torch.profiler), one table each.
+7. ``host_profile``: cProfile of 200 calls (where the host time of a call goes).
+
+``--sections`` picks some of them (comma-separated names).
 """
 
 from __future__ import annotations
@@ -85,46 +93,75 @@ def section_driver_tests() -> dict[str, Any]:
     return {"ok": proc.returncode == 0, "returncode": proc.returncode, "tail": tail}
 
 
-def section_e2e_cuda(quick: bool) -> dict[str, Any]:
+def _e2e_child(names: list[str]) -> None:
+    """Check `names` in order, printing one ``E2E <name>\t<result>`` line each."""
     import disc_ir
 
     # `test` would be the standard library's package: import the suite as `e2e`.
     sys.path.insert(0, str(ROOT / "test"))
     from e2e.cuda_graphs import e2e_graphs
 
-    rng = np.random.default_rng(0)
-    results: dict[str, str] = {}
     graphs = e2e_graphs()
-    names = sorted(graphs)[:20] if quick else sorted(graphs)
     for name in names:
-        text = graphs[name]
-        try:
-            cpu = disc_ir.compile(text, target="cpu", keep_ir=False)
-        except Exception as err:  # noqa: BLE001
-            results[name] = f"skip (cpu compile: {type(err).__name__})"
-            continue
-        try:
-            arrays = _inputs(cpu, rng)
-            cpu.check_inputs(arrays)
-        except Exception as err:  # noqa: BLE001
-            results[name] = f"skip (inputs: {err})"
-            continue
-        try:
-            gpu = disc_ir.compile(text, target="cuda", keep_ir=False)
-            got = [_host(x) for x in gpu(*arrays)]
-        except Exception as err:  # noqa: BLE001
-            results[name] = f"FAIL (cuda: {type(err).__name__}: {str(err)[:300]})"
-            continue
+        rng = np.random.default_rng(abs(hash(name)) % 2**32)
+        print(f"E2E {name}\t{_e2e_one(disc_ir, graphs[name], rng)}", flush=True)
+
+
+def _e2e_one(disc_ir: Any, text: str, rng: np.random.Generator) -> str:
+    """One graph compiled for cpu and cuda, run on the same random inputs, compared."""
+    try:
+        cpu = disc_ir.compile(text, target="cpu", keep_ir=False)
+    except Exception as err:  # noqa: BLE001
+        return f"skip (cpu compile: {type(err).__name__})"
+    try:
+        arrays = _inputs(cpu, rng)
+        cpu.check_inputs(arrays)
         want = cpu(*arrays)
-        try:
-            for g, w in zip(got, want, strict=True):
-                if w.dtype.kind == "f":
-                    np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-5)
-                else:
-                    np.testing.assert_array_equal(g, w)
-            results[name] = "ok"
-        except AssertionError as err:
-            results[name] = f"FAIL (mismatch: {str(err).strip().splitlines()[0][:200]})"
+    except Exception as err:  # noqa: BLE001 - random inputs a graph rejects (a shape operand)
+        return f"skip (random inputs rejected on cpu: {type(err).__name__}: {str(err)[:120]})"
+    try:
+        gpu = disc_ir.compile(text, target="cuda", keep_ir=False)
+        got = [_host(x) for x in gpu(*arrays)]
+    except Exception as err:  # noqa: BLE001
+        return f"FAIL (cuda: {type(err).__name__}: {str(err)[:300]})"
+    try:
+        for g, w in zip(got, want, strict=True):
+            if w.dtype.kind == "f":
+                np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-5)
+            else:
+                np.testing.assert_array_equal(g, w)
+    except AssertionError as err:
+        return f"FAIL (mismatch: {str(err).strip().splitlines()[0][:200]})"
+    return "ok"
+
+
+def section_e2e_cuda(quick: bool) -> dict[str, Any]:
+    """Every e2e graph on cuda vs cpu, in a child process restarted after a graph that crashes it."""
+    sys.path.insert(0, str(ROOT / "test"))
+    from e2e.cuda_graphs import e2e_graphs
+
+    graphs = sorted(e2e_graphs())
+    todo = graphs[:20] if quick else graphs
+    results: dict[str, str] = {}
+    while todo:
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "faulthandler", __file__, "--e2e-child", ",".join(todo)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("E2E "):
+                name, _, result = line[4:].rstrip("\n").partition("\t")
+                results[name] = result
+                print(f"   e2e {name}: {result}", flush=True)
+        code = proc.wait()
+        todo = [n for n in todo if n not in results]
+        if todo:
+            results[todo[0]] = f"FAIL (crashed the process: exit {code})"
+            print(f"   e2e {todo[0]}: {results[todo[0]]}", flush=True)
+            todo = todo[1:]
     counts = {
         "ok": sum(v == "ok" for v in results.values()),
         "fail": sum(v.startswith("FAIL") for v in results.values()),
@@ -165,11 +202,14 @@ def section_bandwidth() -> dict[str, Any]:
     return {"bytes": nbytes, "seconds": seconds, "gb_per_s": 2 * nbytes / seconds / 1e9}
 
 
-def section_memory_bound(rows: int, cols: int) -> dict[str, Any]:
+def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> dict[str, Any]:
+    """`bench/graphs/*.mlir` on disc-ir (inputs and outputs on the GPU) against jax.jit on
+    the GPU: median time per call (each synchronized), bytes in + out over that time, its
+    fraction of the device-to-device copy bandwidth, and the ratio to XLA's time."""
     import disc_ir
-    from disc_ir.runtime.drivers.cuda import CudaRalContext
 
     out: dict[str, Any] = {"rows": rows, "cols": cols, "graphs": {}}
+    out["copy_gb_per_s"] = copy_gb_per_s
     jax = None
     try:
         import jax as _jax
@@ -186,7 +226,7 @@ def section_memory_bound(rows: int, cols: int) -> dict[str, Any]:
         entry: dict[str, Any] = {}
         out["graphs"][name] = entry
         try:
-            exe = disc_ir.compile(path.read_text(), target="cuda", keep_ir=False)
+            exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
             arrays = []
             for spec in exe.inputs:
                 shape = tuple(
@@ -195,20 +235,26 @@ def section_memory_bound(rows: int, cols: int) -> dict[str, Any]:
                 if len(shape) == 1 and spec.shape[0] is None:
                     shape = (cols,)
                 arrays.append(rng.standard_normal(shape).astype(np.float32))
-            ral: CudaRalContext = exe._ral  # noqa: SLF001 - the executable's context
+            ral = exe._ral  # noqa: SLF001 - the executable's context
+            sync = lambda r=ral: r.cuda.backend.stream_synchronize(r.cuda.stream)  # noqa: E731
             device_inputs = [ral.device_array(a) for a in arrays]
             outputs = exe(*device_inputs)
-            nbytes = sum(a.nbytes for a in arrays) + sum(o.nbytes for o in outputs)
-            seconds = _time(lambda exe=exe, d=device_inputs: exe(*d), lambda: None)
+            nbytes = sum(a.nbytes for a in arrays) + sum(int(np.prod(o.shape)) * 4 for o in outputs)
+            seconds = _time(lambda exe=exe, d=device_inputs: exe(*d), sync, repeat=50)
             entry.update(disc_s=seconds, bytes=nbytes, disc_gb_per_s=nbytes / seconds / 1e9)
+            if copy_gb_per_s:
+                entry["disc_fraction_of_copy"] = entry["disc_gb_per_s"] / copy_gb_per_s
             if jax is not None:
                 from bench.models import bench_model
 
                 fn = jax.jit(bench_model(name).fn)
                 jargs = [jax.device_put(a) for a in arrays]
                 result = fn(*jargs)
-                jax_s = _time(lambda fn=fn, j=jargs: jax.block_until_ready(fn(*j)), lambda: None)
+                jax_s = _time(
+                    lambda fn=fn, j=jargs: jax.block_until_ready(fn(*j)), lambda: None, repeat=50
+                )
                 entry.update(jax_s=jax_s, jax_gb_per_s=nbytes / jax_s / 1e9)
+                entry["ratio_to_xla"] = seconds / jax_s
                 got = _host(outputs[0])
                 want = np.asarray(result[0] if isinstance(result, tuple | list) else result)
                 entry["max_abs_diff_vs_jax"] = float(np.max(np.abs(got - want)))
@@ -218,28 +264,148 @@ def section_memory_bound(rows: int, cols: int) -> dict[str, Any]:
     return out
 
 
+def _gpu_placed(text: str) -> Any:
+    """The module of `text` with its `@main`'s inputs and outputs placed on the GPU
+    (a `tf.entry_function` as TensorFlow writes for a GPU graph)."""
+    from xdsl.dialects.builtin import DictionaryAttr, StringAttr
+    from xdsl.dialects.func import FuncOp
+
+    from disc_ir.api import entry_signature, load_module, make_context
+
+    module = load_module(make_context(), text)
+    main = next(o for o in module.ops if isinstance(o, FuncOp) and o.sym_name.data == "main")
+    entry_signature(main)  # adds the default entry attribute
+    attrs = dict(main.attributes["tf.entry_function"].data)  # type: ignore[union-attr]
+    for key in ("input_placements", "output_placements"):
+        n = len(attrs[key].data.split(","))  # type: ignore[union-attr]
+        attrs[key] = StringAttr(",".join(["gpu"] * n))
+    main.attributes["tf.entry_function"] = DictionaryAttr(attrs)
+    return module
+
+
+def section_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
+    """The memory-bound graphs with GPU-placed inputs and outputs: whole-call time, and the
+    device time per kernel (CUPTI through torch.profiler) written to profile_<graph>.txt."""
+    import disc_ir
+
+    out: dict[str, Any] = {"rows": rows, "cols": cols, "graphs": {}}
+    try:
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+    except Exception as err:  # noqa: BLE001
+        torch = None
+        out["torch"] = f"unavailable: {err}"
+    rng = np.random.default_rng(1)
+    for path in sorted((ROOT / "bench" / "graphs").glob("*.mlir")):
+        name = path.stem
+        entry: dict[str, Any] = {}
+        out["graphs"][name] = entry
+        try:
+            exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
+            ral = exe._ral  # noqa: SLF001 - the executable's context
+            arrays = []
+            for spec in exe.inputs:
+                shape = tuple(
+                    (rows if i == 0 else cols) if s is None else s for i, s in enumerate(spec.shape)
+                )
+                if len(shape) == 1 and spec.shape[0] is None:
+                    shape = (cols,)
+                arrays.append(rng.standard_normal(shape).astype(np.float32))
+            device_inputs = [ral.device_array(a) for a in arrays]
+            outputs = exe(*device_inputs)
+            entry["outputs"] = [type(o).__name__ for o in outputs]
+            sync = lambda r=ral: r.cuda.backend.stream_synchronize(r.cuda.stream)  # noqa: E731
+            entry["call_s"] = _time(lambda exe=exe, d=device_inputs: exe(*d), sync)
+            nbytes = sum(a.nbytes for a in arrays) + sum(int(np.prod(o.shape)) * 4 for o in outputs)
+            entry["gb_per_s"] = nbytes / entry["call_s"] / 1e9
+            if torch is not None:
+                with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
+                    for _ in range(5):
+                        exe(*device_inputs)
+                    sync()
+                table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=25)
+                (out_dir / f"profile_{name}.txt").write_text(table)
+                print(table[:4000], flush=True)
+        except Exception as err:  # noqa: BLE001
+            entry["error"] = f"{type(err).__name__}: {str(err)[:300]}"
+            entry["traceback"] = traceback.format_exc()[-1500:]
+    out["ok"] = all("error" not in e for e in out["graphs"].values())
+    return out
+
+
+def section_host_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
+    """Where the host time of a call goes: cProfile over 200 calls of softmax and
+    bias+gelu with GPU-placed inputs and outputs (host_profile_<graph>.txt)."""
+    import cProfile
+    import io
+    import pstats
+
+    import disc_ir
+
+    out: dict[str, Any] = {}
+    rng = np.random.default_rng(2)
+    for name in ("bias_gelu", "softmax"):
+        path = ROOT / "bench" / "graphs" / f"{name}.mlir"
+        exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
+        ral = exe._ral  # noqa: SLF001 - the executable's context
+        arrays = [
+            rng.standard_normal((rows, cols) if len(s.shape) == 2 else (cols,)).astype(np.float32)
+            for s in exe.inputs
+        ]
+        dev = [ral.device_array(a) for a in arrays]
+        exe(*dev)
+        ral.cuda.backend.stream_synchronize(ral.cuda.stream)
+        prof = cProfile.Profile()
+        t0 = time.perf_counter()
+        prof.enable()
+        for _ in range(200):
+            exe(*dev)
+        prof.disable()
+        ral.cuda.backend.stream_synchronize(ral.cuda.stream)
+        per_call = (time.perf_counter() - t0) / 200
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(30)
+        (out_dir / f"host_profile_{name}.txt").write_text(text.getvalue())
+        print(text.getvalue()[:6000], flush=True)
+        out[name] = {"per_call_s_profiled": per_call}
+    out["ok"] = True
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT") or "gpu_check_out")
     parser.add_argument("--quick", action="store_true", help="20 e2e graphs, smaller bench")
+    parser.add_argument("--e2e-child", help=argparse.SUPPRESS)
+    parser.add_argument("--sections", default="device,driver_tests,e2e_cuda,bandwidth,memory_bound")
     args = parser.parse_args(argv)
+    if args.e2e_child:
+        _e2e_child(args.e2e_child.split(","))
+        return 0
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {}
     sections = [
         ("device", section_device),
         ("driver_tests", section_driver_tests),
-        ("e2e_cuda", lambda: section_e2e_cuda(args.quick)),
         ("bandwidth", section_bandwidth),
         (
             "memory_bound",
             lambda: section_memory_bound(
-                1024 if args.quick else 8192, 1024 if args.quick else 4096
+                1024 if args.quick else 8192,
+                1024 if args.quick else 4096,
+                report.get("bandwidth", {}).get("gb_per_s"),
             ),
         ),
+        ("e2e_cuda", lambda: section_e2e_cuda(args.quick)),
+        ("profile", lambda: section_profile(8192, 4096, out_dir)),
+        ("host_profile", lambda: section_host_profile(8192, 4096, out_dir)),
     ]
     failed = False
+    wanted = set(args.sections.split(","))
     for name, fn in sections:
+        if name not in wanted:
+            continue
         t0 = time.perf_counter()
         try:
             report[name] = fn()

@@ -8,6 +8,10 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
   (`disc_ir.transforms.codegen.sort`: a stable merge sort per row, the
   comparator evaluated on scalars), which BladeDISC does not have; a sort
   placed on the GPU is an error (`mhlo-place-ops` puts sorts on the host).
+* a rank-2 row or column `lmhlo.reduce` on the GPU outside fusions is wrapped
+  alone in an `lmhlo.fusion` of its reduction type and lowered by that
+  schedule (`wrap_gpu_reduce`; BladeDISC's TODO, which gives it the loop
+  schedule: one thread per output element);
 * other lmhlo ops outside any fusion are lowered alone: on the CPU by the CPU loop
   schedule (a multi-dimensional `scf.parallel` with `cpu-only=true`,
   BladeDISC's CPU-only build, which the CPU pipeline passes; a 1-D `scf.for`
@@ -54,7 +58,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -65,12 +69,16 @@ from disc_ir.analysis.fusion_pattern import (
     FusionType,
     fusion_type_of,
     is_gpu_lmhlo,
+    is_rank2_col_reduction,
+    is_rank2_row_reduction,
+    set_fusion_attrs,
 )
 from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
 from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
 from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
 from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, fusion_block
 from disc_ir.transforms.codegen.gpu_col_reduction import emit_init_loops, lower_col_reduction_gpu
@@ -179,6 +187,36 @@ def lower_gpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
     clean_unused_lhlo_ops(block)
 
 
+def wrap_gpu_reduce(f: func.FuncOp, op: Operation, index: int) -> Operation | None:
+    """A rank-2 row / column `lmhlo.reduce` on the GPU outside fusions, wrapped alone in
+    an `lmhlo.fusion` of its reduction type (named `<func>_k<Type>_reduce__<index>`), so
+    it gets the reduction schedule (warp shuffles / atomics) instead of the loop
+    schedule; None for any other op. BladeDISC leaves this as a TODO ("single nodes
+    with non kLoop schedule like ReduceOp ... lowered with loop schedule, which means
+    poor performance"): one thread per output element reading a whole row."""
+    if op.name != "lmhlo.reduce":
+        return None
+    if is_rank2_row_reduction(op):
+        ftype = FusionType.ROW_REDUCTION
+    elif is_rank2_col_reduction(op):
+        ftype = FusionType.COL_REDUCTION
+    else:
+        return None
+    out = op.operands[-1]
+    if not any(use.operation is not op for use in out.uses):
+        return None  # nothing reads the result: a fusion would have no root
+    block = op.parent_block()
+    assert block is not None
+    body = Block()
+    fusion = FusionOp.create(regions=[Region(body)])
+    block.insert_op_before(fusion, op)
+    op.detach()
+    body.add_op(op)
+    body.add_op(TerminatorOp.create())
+    set_fusion_attrs(fusion, ftype, "gpu", f"{f.sym_name.data}_{ftype.value}_reduce__{index}")
+    return fusion
+
+
 def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
     """Lower every root of `f` to loops."""
     cpu_ops, gpu_ops, fusions = collect_work(f)
@@ -192,11 +230,17 @@ def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
                 continue
             lower_loop_cpu([op], op, parallel_loop=cpu_only, multi_dim=True)
             erase_ops([op])
-        for op in gpu_ops:
+        for index, op in enumerate(gpu_ops):
             if op.name == "lmhlo.sort":
                 raise LoweringError(
                     "lmhlo.sort has no GPU schedule (mhlo-place-ops runs sorts on the host)"
                 )
+            wrapped = wrap_gpu_reduce(f, op, index)
+            if wrapped is not None:
+                if sa is None:
+                    sa = ShapeAnalysis(f, use_shape_constraint_ir=shape_constraint_ir_enabled())
+                lower_gpu_fusion(wrapped, sa)
+                continue
             lower_loop_1d([op], op, parallel_loop=True)
             erase_ops([op])
         for fusion in fusions:
