@@ -125,7 +125,7 @@ def shape_values(b: OpBuilder, value: SSAValue) -> list[SSAValue]:
     out: list[SSAValue] = []
     for i, size in enumerate(t.get_shape()):
         if size == DYNAMIC:
-            out.append(b.create(memref.DimOp.from_source_and_index(value, b.index(i))).result)
+            out.append(b.create(memref.DimOp(value, b.index(i))).result)
         else:
             out.append(b.index(size))
     return out
@@ -137,7 +137,7 @@ def num_elements(b: OpBuilder, value: SSAValue) -> SSAValue:
     assert isinstance(t, MemRefType)
     total = b.index(1)
     for r in range(len(t.get_shape())):
-        dim = b.create(memref.DimOp.from_source_and_index(value, b.index(r))).result
+        dim = b.create(memref.DimOp(value, b.index(r))).result
         total = b.muli(total, dim)
     return total
 

@@ -114,14 +114,14 @@ def dim_size(b: OpBuilder, value: SSAValue, dim: int) -> SSAValue:
     size = memref_type(value).get_shape()[dim]
     if size != DYNAMIC:
         return b.index(size)
-    return b.create(memref.DimOp.from_source_and_index(value, b.index(dim))).result
+    return b.create(memref.DimOp(value, b.index(dim))).result
 
 
 def num_elements(b: OpBuilder, value: SSAValue) -> SSAValue:
     """`1 * dim0 * dim1 ...` of `value` (`emitNumElementsComputation`)."""
     total = b.index(1)
     for r in range(rank_of(value)):
-        dim = b.create(memref.DimOp.from_source_and_index(value, b.index(r))).result
+        dim = b.create(memref.DimOp(value, b.index(r))).result
         total = b.muli(total, dim)
     return total
 
@@ -380,8 +380,8 @@ def _broadcast_in_dim(
         elif size == DYNAMIC:
             # Not known whether this dim is broadcast: compare the sizes (the
             # same SSA value folds to the output index).
-            in_size = b.create(memref.DimOp.from_source_and_index(operand, b.index(input_dim)))
-            out_size = b.create(memref.DimOp.from_source_and_index(result, b.index(dim)))
+            in_size = b.create(memref.DimOp(operand, b.index(input_dim)))
+            out_size = b.create(memref.DimOp(result, b.index(dim)))
             zero = b.index(0)
             equal = b.create(arith.CmpiOp(in_size, out_size, "eq")).result
             input_index.append(b.create(arith.SelectOp(equal, index[dim], zero)).result)
@@ -645,8 +645,8 @@ def _dynamic_update_slice(
     update_index = []
     for dim, out_i in enumerate(index):
         start = to_index(b, create_load(b, starts[dim], []))
-        in_size = b.create(memref.DimOp.from_source_and_index(src, b.index(dim))).result
-        up_size = b.create(memref.DimOp.from_source_and_index(update, b.index(dim))).result
+        in_size = b.create(memref.DimOp(src, b.index(dim))).result
+        up_size = b.create(memref.DimOp(update, b.index(dim))).result
         limit = b.create(arith.SubiOp(in_size, up_size)).result
         start = b.create(arith.MaxSIOp(start, zero)).result
         start = b.create(arith.MinSIOp(start, limit)).result
@@ -753,7 +753,7 @@ def _reduce(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
     total = b.index(1)
     sizes = []
     for d in dims:
-        size = b.create(memref.DimOp.from_source_and_index(operand, b.index(d))).result
+        size = b.create(memref.DimOp(operand, b.index(d))).result
         sizes.append(size)
         total = b.muli(total, size)
     zero = b.index(0)

@@ -211,9 +211,9 @@ class ExpandPow(RewritePattern):
             mul = MulOp.create(
                 operands=[result, x], result_types=[op.results[0].type if last else x.type]
             )
-            rewriter.insert_op(mul)
+            rewriter.insert(mul)
             result = mul.results[0]
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 def _identity_dims(op: Operation) -> bool:
@@ -236,16 +236,16 @@ class IdentityBroadcast(RewritePattern):
         if from_type is None or to_type is None or not _identity_dims(op):
             return  # (BladeDISC ignores the dims: a permuting "broadcast" would go)
         if _is_static(from_type) and _is_static(to_type) and from_type == to_type:
-            rewriter.replace_op(op, [], [operand])
+            rewriter.replace(op, [], [operand])
             return
         from_syms, to_syms = symbolic_dim_refs(operand), symbolic_dim_refs(result)
         if from_syms is not None and to_syms is not None and from_syms == to_syms:
-            rewriter.replace_op(op, [], [operand])
+            rewriter.replace(op, [], [operand])
             return
         if from_type.element_type == to_type.element_type and self.facts.is_shape_equal(
             operand, result
         ):
-            rewriter.replace_op(op, [], [operand])
+            rewriter.replace(op, [], [operand])
 
 
 def _expand_dims_map(
@@ -310,7 +310,7 @@ class BroadcastOfExpandReshape(RewritePattern):
             result_types=[op.results[0].type],
             attributes=attrs,
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class AddZero(RewritePattern):
@@ -319,9 +319,9 @@ class AddZero(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lhs, rhs = op.operands
         if all_elements_equal(lhs, 0):
-            rewriter.replace_op(op, [], [rhs])
+            rewriter.replace(op, [], [rhs])
         elif all_elements_equal(rhs, 0):
-            rewriter.replace_op(op, [], [lhs])
+            rewriter.replace(op, [], [lhs])
 
 
 class MulOne(RewritePattern):
@@ -330,9 +330,9 @@ class MulOne(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lhs, rhs = op.operands
         if all_elements_equal(lhs, 1):
-            rewriter.replace_op(op, [], [rhs])
+            rewriter.replace(op, [], [rhs])
         elif all_elements_equal(rhs, 1):
-            rewriter.replace_op(op, [], [lhs])
+            rewriter.replace(op, [], [lhs])
 
 
 class SelectSimplifier(RewritePattern):
@@ -341,13 +341,13 @@ class SelectSimplifier(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         pred, on_true, on_false = op.operands
         if on_true == on_false:
-            rewriter.replace_op(op, [], [on_true])
+            rewriter.replace(op, [], [on_true])
             return
         if all_elements_equal(pred, -1):
-            rewriter.replace_op(op, [], [on_true])
+            rewriter.replace(op, [], [on_true])
             return
         if all_elements_equal(pred, 0):
-            rewriter.replace_op(op, [], [on_false])
+            rewriter.replace(op, [], [on_false])
             return
         # select(pad(true, false), pad(x, 0), 0) -> pad(x, 0)
         cond = _producer(pred, "mhlo.pad")
@@ -365,7 +365,7 @@ class SelectSimplifier(RewritePattern):
             and all_elements_equal(value.operands[1], 0)
             and all_elements_equal(on_false, 0)
         ):
-            rewriter.replace_op(op, [], [on_true])
+            rewriter.replace(op, [], [on_true])
 
 
 class ConvertOfConvert(RewritePattern):
@@ -374,7 +374,7 @@ class ConvertOfConvert(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         inner = _producer(op.operands[0], "mhlo.convert")
         if inner is not None and inner.operands[0].type == op.results[0].type:
-            rewriter.replace_op(op, [], [inner.operands[0]])
+            rewriter.replace(op, [], [inner.operands[0]])
 
 
 class FromElementsOfExtract(RewritePattern):
@@ -391,13 +391,13 @@ class FromElementsOfExtract(RewritePattern):
         if source_type is None or result_type is None:
             return
         if source_type.get_num_dims() == 0:
-            rewriter.replace_op(op, ReshapeOp.create(operands=[source], result_types=[result_type]))
+            rewriter.replace(op, ReshapeOp.create(operands=[source], result_types=[result_type]))
         elif (
             source_type.get_num_dims() == 1
             and source_type.get_shape()[0] == 1
             and result_type.get_num_dims() == 1
         ):
-            rewriter.replace_op(op, tensor.CastOp(source, result_type))
+            rewriter.replace(op, tensor.CastOp(source, result_type))
 
 
 def _is_int_type(t: Attribute, width: int) -> bool:
@@ -419,7 +419,7 @@ class TruncIOfIndexCast(RewritePattern):
             and _is_int_type(op.results[0].type, 32)
             and value.has_one_use()
         ):
-            rewriter.replace_op(op, arith.IndexCastOp(source, op.results[0].type))
+            rewriter.replace(op, arith.IndexCastOp(source, op.results[0].type))
 
 
 class IndexCastRoundTrip(RewritePattern):
@@ -432,7 +432,7 @@ class IndexCastRoundTrip(RewritePattern):
             return
         source = inner.operands[0]
         if source.type == op.results[0].type and value.has_one_use():
-            rewriter.replace_op(op, [], [source])
+            rewriter.replace(op, [], [source])
 
 
 _SCALAR_ARITH = {
@@ -495,7 +495,7 @@ class GetDimensionSizeToDim(RewritePattern):
             rhs = tensor.ExtractOp(user.operands[1], [], _element(user.operands[1]))
             scalar = _SCALAR_ARITH[user.name](lhs, rhs)
             packed = tensor.FromElementsOp(scalar.results[0], result_type=user.results[0].type)
-            rewriter.insert_op([lhs, rhs, scalar, packed], InsertPoint.before(user))
+            rewriter.insert([lhs, rhs, scalar, packed], InsertPoint.before(user))
             rewriter.replace_all_uses_with(user.results[0], packed.results[0])
         dim_attr = _attr(op, "dimension")
         assert isinstance(dim_attr, IntegerAttr)
@@ -503,7 +503,7 @@ class GetDimensionSizeToDim(RewritePattern):
         dim = tensor.DimOp(source, index)
         cast = arith.IndexCastOp(dim, result_type.element_type)
         packed = tensor.FromElementsOp(cast.results[0], result_type=result_type)
-        rewriter.replace_op(op, [index, dim, cast, packed], [packed.results[0]])
+        rewriter.replace(op, [index, dim, cast, packed], [packed.results[0]])
 
 
 def _element(value: SSAValue) -> Attribute:
@@ -552,8 +552,8 @@ class FoldBroadcastSqrtOfConstant(RewritePattern):
                     result_types=[bcast.results[0].type],
                     attributes=attrs,
                 )
-                rewriter.insert_op([new_const, new_bcast], InsertPoint.after(user))
-                rewriter.replace_op(user, [], [new_bcast.results[0]])
+                rewriter.insert([new_const, new_bcast], InsertPoint.after(user))
+                rewriter.replace(user, [], [new_bcast.results[0]])
                 return
 
 

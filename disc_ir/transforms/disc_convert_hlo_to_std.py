@@ -90,7 +90,7 @@ class ComputeReshapeShapeToStd(RewritePattern):
         else:  # a reshape to a scalar: the empty shape
             assert isinstance(result_type, TensorType)
             packed = add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(result_type, [])))
-        rewriter.replace_op(op, new_ops, [packed])
+        rewriter.replace(op, new_ops, [packed])
 
 
 @register_pass

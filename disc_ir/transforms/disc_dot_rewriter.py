@@ -95,7 +95,7 @@ class DotToDotGeneral(RewritePattern):
         new = _dot_general(
             lhs, rhs, op.results[0].type, dims, op.attributes.get("precision_config")
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 def _non_batching_transpose(
@@ -151,7 +151,7 @@ class TransposeFolding(RewritePattern):
             assert isinstance(rhs, OpResult)
             rhs = rhs.op.operands[0]
         new_dims = _dot_dims(dims.lhs_batching, dims.rhs_batching, lhs_contracting, rhs_contracting)
-        rewriter.replace_op(
+        rewriter.replace(
             op,
             _dot_general(
                 lhs, rhs, op.results[0].type, new_dims, op.attributes.get("precision_config")
@@ -169,7 +169,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         for d in range(t.get_num_dims()):
             index = arith.ConstantOp(IntegerAttr(d, IndexType()))
             dim = tensor.DimOp(value, index)
-            rewriter.insert_op([index, dim])
+            rewriter.insert([index, dim])
             sizes.append(dim.results[0])
         return sizes
 
@@ -181,13 +181,13 @@ class VectorDotGeneralToMatrix(RewritePattern):
         out_type = TensorType(t.element_type, shape)
         if not shape:
             reshape = ReshapeOp.create(operands=[value], result_types=[out_type])
-            rewriter.insert_op(reshape)
+            rewriter.insert(reshape)
             return reshape.results[0]
         extents = tensor.FromElementsOp(*sizes, result_type=TensorType(IndexType(), [len(sizes)]))
         reshape = DynamicReshapeOp.create(
             operands=[value, extents.results[0]], result_types=[out_type]
         )
-        rewriter.insert_op([extents, reshape])
+        rewriter.insert([extents, reshape])
         return reshape.results[0]
 
     def unsqueeze(self, rewriter: PatternRewriter, value: SSAValue, dim: int) -> SSAValue:
@@ -196,7 +196,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         assert t is not None
         sizes = self._dim_sizes(rewriter, value)
         one = arith.ConstantOp(IntegerAttr(1, IndexType()))
-        rewriter.insert_op(one)
+        rewriter.insert(one)
         old_shape = list(t.get_shape())
         new_sizes = sizes[:dim] + [one.results[0]] + sizes[dim:]
         new_shape = old_shape[:dim] + [1] + old_shape[dim:]
@@ -272,7 +272,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
             new_dims,
             op.attributes.get("precision_config"),
         )
-        rewriter.insert_op(dot)
+        rewriter.insert(dot)
         result = dot.results[0]
         if kind == "vv":
             result = self.squeeze(rewriter, result, n + 1)
@@ -281,7 +281,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
             result = self.squeeze(rewriter, result, n)
         else:
             result = self.squeeze(rewriter, result, n + 1)
-        rewriter.replace_op(op, tensor.CastOp(result, out_type))
+        rewriter.replace(op, tensor.CastOp(result, out_type))
 
 
 class DotGeneralToBatchedMatrix(RewritePattern):
@@ -299,7 +299,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
                 continue
             index = arith.ConstantOp(IntegerAttr(d, IndexType()))
             dim = tensor.DimOp(value, index)
-            rewriter.insert_op([index, dim])
+            rewriter.insert([index, dim])
             sizes.append(dim.results[0])
         return sizes
 
@@ -315,14 +315,14 @@ class DotGeneralToBatchedMatrix(RewritePattern):
                 dynamic = size
             else:
                 mul = arith.MuliOp(dynamic, size)
-                rewriter.insert_op(mul)
+                rewriter.insert(mul)
                 dynamic = mul.results[0]
         if dynamic is None:
             return static
         if static != 1:
             c = arith.ConstantOp(IntegerAttr(static, IndexType()))
             mul = arith.MuliOp(dynamic, c.results[0])
-            rewriter.insert_op([c, mul])
+            rewriter.insert([c, mul])
             dynamic = mul.results[0]
         return dynamic
 
@@ -338,13 +338,13 @@ class DotGeneralToBatchedMatrix(RewritePattern):
         out_type = TensorType(t.element_type, shape)
         if all(isinstance(s, int) for s in sizes):
             op = ReshapeOp.create(operands=[value], result_types=[out_type])
-            rewriter.insert_op(op)
+            rewriter.insert(op)
             return op.results[0]
         operands: list[SSAValue] = []
         for s in sizes:
             if isinstance(s, int):
                 c = arith.ConstantOp(IntegerAttr(s, IndexType()))
-                rewriter.insert_op(c)
+                rewriter.insert(c)
                 operands.append(c.results[0])
             else:
                 operands.append(s)
@@ -352,7 +352,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             *operands, result_type=TensorType(IndexType(), [len(operands)])
         )
         op = DynamicReshapeOp.create(operands=[value, extents.results[0]], result_types=[out_type])
-        rewriter.insert_op([extents, op])
+        rewriter.insert([extents, op])
         return op.results[0]
 
     @staticmethod
@@ -367,7 +367,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             result_types=[TensorType(t.element_type, shape)],
             attributes={"permutation": i64_elements(perm)},
         )
-        rewriter.insert_op(op)
+        rewriter.insert(op)
         return op.results[0]
 
     def _operand(
@@ -442,12 +442,12 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             new_dims,
             op.attributes.get("precision_config"),
         )
-        rewriter.insert_op(dot)
+        rewriter.insert(dot)
         result = self._reshape(rewriter, dot.results[0], [*batch_sizes, *lhs_free, *rhs_free])
         if result.type != out_type:
-            rewriter.replace_op(op, tensor.CastOp(result, out_type))
+            rewriter.replace(op, tensor.CastOp(result, out_type))
         else:
-            rewriter.replace_op(op, [], [result])
+            rewriter.replace(op, [], [result])
 
 
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {

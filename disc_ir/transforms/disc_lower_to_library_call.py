@@ -528,7 +528,7 @@ class CopyLikeToIncRef(RewritePattern):
         dim_sizes: list[SSAValue] = []
         for i in range(rank):
             idx = _const(rewriter, op, i, IndexType())
-            dim = memref.DimOp.from_source_and_index(result, idx)
+            dim = memref.DimOp(result, idx)
             rewriter.insert(dim, InsertPoint.before(op))
             dim_sizes.append(dim.result)
             store = memref.StoreOp.get(dim.result, shape_buf.memref, [idx])

@@ -118,7 +118,7 @@ class LoadScalarSimplifier(RewritePattern):
                 return
             found = user
         if found is not None:
-            rewriter.replace_op(op, [], [found.value])
+            rewriter.replace(op, [], [found.value])
 
 
 @register_pass

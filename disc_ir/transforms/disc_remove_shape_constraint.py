@@ -52,7 +52,7 @@ class RemoveConstraint(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name in _CONSTRAINTS:
-            rewriter.replace_op(op, _true_witness())
+            rewriter.replace(op, _true_witness())
 
 
 class FoldAssumingAll(RewritePattern):
@@ -60,7 +60,7 @@ class FoldAssumingAll(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name == "shape.assuming_all" and all(_is_true_witness(v.owner) for v in op.operands):
-            rewriter.replace_op(op, _true_witness())
+            rewriter.replace(op, _true_witness())
 
 
 class InlineAssumingOnTrue(RewritePattern):
@@ -75,9 +75,9 @@ class InlineAssumingOnTrue(RewritePattern):
         terminator = block.last_op
         assert terminator is not None
         yielded = list(terminator.operands)
-        rewriter.erase_op(terminator)
+        rewriter.erase(terminator)
         rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace_op(op, [], yielded)
+        rewriter.replace(op, [], yielded)
 
 
 class EraseDeadWitness(RewritePattern):
@@ -85,7 +85,7 @@ class EraseDeadWitness(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name in ("shape.const_witness", "shape.assuming_all") and is_trivially_dead(op):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 @register_pass

@@ -105,7 +105,7 @@ def _with_result_type(op: Operation, new_type: Attribute, rewriter: PatternRewri
     clone = op.clone()
     set_value_type(clone.results[0], new_type)
     cast = tensor.CastOp(clone.results[0], old_type)
-    rewriter.replace_op(op, [clone, cast], [cast.results[0]])
+    rewriter.replace(op, [clone, cast], [cast.results[0]])
 
 
 class DynamicReshapeShapeInference(RewritePattern):
@@ -222,7 +222,7 @@ class DynamicBroadcastInDimOpSimplifier(RewritePattern):
         for hint in ("known_expanding_dimensions", "known_nonexpanding_dimensions"):
             new.attributes.pop(hint, None)
             new.properties.pop(hint, None)
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class CanonicalizeOp(RewritePattern):
@@ -244,7 +244,7 @@ class CanonicalizeOp(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if is_trivially_dead(op):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         folded = fold_op(op)
         if folded is not None:
@@ -261,7 +261,7 @@ class CanonicalizeOp(RewritePattern):
                     return
                 new_ops.append(c)
                 values.append(c.results[0])
-            rewriter.replace_op(op, new_ops, values)
+            rewriter.replace(op, new_ops, values)
             return
         for pattern in self._patterns(op):
             pattern.match_and_rewrite(op, rewriter)

@@ -133,7 +133,7 @@ class PredicateBuilder:
         size = t.get_shape()[index]
         if size != DYNAMIC:
             return size
-        return self._emit(memref.DimOp.from_source_and_index(buffer, self.value(index)))
+        return self._emit(memref.DimOp(buffer, self.value(index)))
 
     def num_elements(self, buffer: SSAValue) -> Term:
         t = buffer.type
@@ -263,9 +263,7 @@ def _view_like(point: InsertPoint, source: SSAValue, like: SSAValue) -> SSAValue
     assert isinstance(like_t, MemRefType) and isinstance(src_t, MemRefType)
     shape = list(like_t.get_shape())
     sizes: list[SSAValue] = [
-        emit(memref.DimOp.from_source_and_index(like, const(i)))
-        for i, s in enumerate(shape)
-        if s == DYNAMIC
+        emit(memref.DimOp(like, const(i))) for i, s in enumerate(shape) if s == DYNAMIC
     ]
     dyn_sizes = iter(sizes)
     size_values = [next(dyn_sizes) if s == DYNAMIC else None for s in shape]

@@ -93,7 +93,7 @@ def lower_kinput_reduce_cpu(reduce: Operation) -> None:
     total = one
     sizes: list[SSAValue] = []
     for d in dims:
-        size = body.create(memref.DimOp.from_source_and_index(inp, body.index(d))).result
+        size = body.create(memref.DimOp(inp, body.index(d))).result
         sizes.append(size)
         total = body.muli(total, size)
     red_loop, rb = for_loop(body, zero, total, one)

@@ -76,7 +76,7 @@ BLOCK_TILE_H64 = 8
 
 
 def _dim(b: Builder, value: SSAValue, d: int) -> SSAValue:
-    return b.create(memref.DimOp.from_source_and_index(value, b.index(d))).result
+    return b.create(memref.DimOp(value, b.index(d))).result
 
 
 def _binary(b: Builder, cls: type, lhs: SSAValue, rhs: SSAValue) -> SSAValue:

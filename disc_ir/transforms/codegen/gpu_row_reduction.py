@@ -89,7 +89,7 @@ def _remui(b: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
 
 
 def _dim(b: Builder, value: SSAValue, d: int) -> SSAValue:
-    return b.create(memref.DimOp.from_source_and_index(value, b.index(d))).result
+    return b.create(memref.DimOp(value, b.index(d))).result
 
 
 def if_then(b: Builder, cond: SSAValue) -> tuple[IfOp, Builder]:

@@ -84,7 +84,7 @@ def _cmpi(b: Builder, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
 
 
 def _dim(b: Builder, value: SSAValue, d: int) -> SSAValue:
-    return b.create(memref.DimOp.from_source_and_index(value, b.index(d))).result
+    return b.create(memref.DimOp(value, b.index(d))).result
 
 
 class _Ctx:

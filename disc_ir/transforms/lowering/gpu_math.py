@@ -35,7 +35,7 @@ class _Emit:
         self.rewriter, self.op = rewriter, op
 
     def __call__(self, new: Operation) -> SSAValue:
-        self.rewriter.insert_op(new, InsertPoint.before(self.op))
+        self.rewriter.insert(new, InsertPoint.before(self.op))
         return new.results[0]
 
     def const(self, value: float, t: AnyFloat) -> SSAValue:

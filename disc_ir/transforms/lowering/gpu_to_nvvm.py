@@ -160,7 +160,7 @@ def _lower_attributions(
             global_op = llvm.GlobalOp(
                 array, name, "internal", addr_space=WORKGROUP_ADDRESS_SPACE, alignment=16
             )
-            rewriter.insert_op(global_op, InsertPoint.before(func))
+            rewriter.insert(global_op, InsertPoint.before(func))
             shared = em.emit(
                 llvm.AddressOfOp(name, llvm.LLVMPointerType(IntAttr(WORKGROUP_ADDRESS_SPACE)))
             ).results[0]
@@ -295,7 +295,7 @@ def _generic_atomic_rmw(op: Operation, rewriter: PatternRewriter) -> None:
     end = init.split_before(op)
     loop = Block(arg_types=[elem])
     region.insert_block_after(loop, init)
-    rewriter.insert_op(llvm.BrOp(loop, first), InsertPoint.at_end(init))
+    rewriter.insert(llvm.BrOp(loop, first), InsertPoint.at_end(init))
 
     body = op.atomic_body.block
     current = loop.args[0]

@@ -45,7 +45,7 @@ class LinearizeOfDelinearize(RewritePattern):
             return
         if not _same(list(delin.shapeDimIndexes), list(op.shapeDimIndexes)):
             return
-        rewriter.replace_op(op, [], [delin.linearIndex])
+        rewriter.replace(op, [], [delin.linearIndex])
 
 
 class DelinearizeOfLinearize(RewritePattern):
@@ -57,7 +57,7 @@ class DelinearizeOfLinearize(RewritePattern):
             return
         if not _same(list(lin.shapeDimIndexes), list(op.shapeDimIndexes)):
             return
-        rewriter.replace_op(op, [], list(lin.multiDimIndexes))
+        rewriter.replace(op, [], list(lin.multiDimIndexes))
 
 
 def _is_one(value: SSAValue) -> bool:
@@ -74,7 +74,7 @@ class RemoveSizeOneDimOfLinearize(RewritePattern):
         kept = [(i, d) for i, d in zip(indexes, op.shapeDimIndexes, strict=True) if not _is_one(d)]
         if len(kept) == len(indexes):
             return
-        rewriter.replace_op(op, LinearizeOp([i for i, _ in kept], [d for _, d in kept]))
+        rewriter.replace(op, LinearizeOp([i for i, _ in kept], [d for _, d in kept]))
 
 
 class RemoveSizeOneDimOfDelinearize(RewritePattern):
@@ -88,10 +88,10 @@ class RemoveSizeOneDimOfDelinearize(RewritePattern):
             op.linearIndex, [d for d, one in zip(op.shapeDimIndexes, ones, strict=True) if not one]
         )
         zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-        rewriter.insert_op([new, zero], InsertPoint.before(op))
+        rewriter.insert([new, zero], InsertPoint.before(op))
         it = iter(new.results)
         values = [zero.result if one else next(it) for one in ones]
-        rewriter.replace_op(op, [], values)
+        rewriter.replace(op, [], values)
 
 
 class OneDimLinearize(RewritePattern):
@@ -101,9 +101,9 @@ class OneDimLinearize(RewritePattern):
         if not isinstance(op, LinearizeOp) or len(op.multiDimIndexes) > 1:
             return
         if op.multiDimIndexes:
-            rewriter.replace_op(op, [], [op.multiDimIndexes[0]])
+            rewriter.replace(op, [], [op.multiDimIndexes[0]])
         else:
-            rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(0, IndexType())))
+            rewriter.replace(op, arith.ConstantOp(IntegerAttr(0, IndexType())))
 
 
 class OneDimDelinearize(RewritePattern):
@@ -112,7 +112,7 @@ class OneDimDelinearize(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, DelinearizeOp) or len(op.shapeDimIndexes) != 1:
             return
-        rewriter.replace_op(op, [], [op.linearIndex])
+        rewriter.replace(op, [], [op.linearIndex])
 
 
 register_canonicalization("disc_shape.linearize")(
