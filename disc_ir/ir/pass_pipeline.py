@@ -89,8 +89,22 @@ class _Reader:
             raise self.error("expected a pass or operation name")
         return self.text[start : self.pos]
 
+    def brace_group(self) -> str:
+        """The inside of the balanced `{...}` at the current position."""
+        depth, start = 0, self.pos
+        while self.pos < len(self.text):
+            c = self.text[self.pos]
+            depth += c == "{"
+            depth -= c == "}"
+            self.pos += 1
+            if depth == 0:
+                return self.text[start + 1 : self.pos - 1]
+        raise self.error("unbalanced '{' in pass options")
+
     def option_value(self) -> str:
-        """A value: balanced braces, a quoted string, or chars up to ws/`}`."""
+        """A value: balanced braces (stripped when they enclose the whole value), a
+        quoted string, or chars up to ws/`}` (braces inside kept balanced, as in
+        MLIR's `{anonymous}::Pattern` labels)."""
         ch = self.peek()
         if ch == "{":
             depth, start = 0, self.pos
@@ -100,8 +114,13 @@ class _Reader:
                 depth -= c == "}"
                 self.pos += 1
                 if depth == 0:
-                    return self.text[start + 1 : self.pos - 1]
-            raise self.error("unbalanced '{' in option value")
+                    after = self.peek()
+                    if not after or after.isspace() or after == "}":
+                        return self.text[start + 1 : self.pos - 1]
+                    self.pos = start  # `{x}::y`: braces are part of the value
+                    break
+            else:
+                raise self.error("unbalanced '{' in option value")
         if ch and ch in "\"'":
             end = self.text.find(ch, self.pos + 1)
             if end < 0:
@@ -115,9 +134,9 @@ class _Reader:
             c = self.text[self.pos]
             if c.isspace() or (c == "}" and depth == 0):
                 break
-            if c in "[(":
+            if c in "[({":
                 depth += 1
-            elif c in "])":
+            elif c in "])}":
                 depth -= 1
             self.pos += 1
         return self.text[start : self.pos]
@@ -159,7 +178,7 @@ def _parse_elements(r: _Reader, closing: str) -> list[PassSpec | NestedPipeline]
                 raise r.error("expected ')'")
             elements.append(nested)
         elif r.peek() == "{":
-            text = r.option_value()
+            text = r.brace_group()
             elements.append(PassSpec(name, parse_options(text)))
         else:
             elements.append(PassSpec(name))

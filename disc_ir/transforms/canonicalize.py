@@ -829,6 +829,51 @@ _PATTERNS_OF: (
 ) = None
 
 
+_ANONYMOUS_PREFIXES = ("{anonymous}::", "(anonymous namespace)::")
+
+
+def _bare_label(label: str) -> str:
+    label = label.strip()
+    for prefix in _ANONYMOUS_PREFIXES:
+        if label.startswith(prefix):
+            return label[len(prefix) :]
+    return label
+
+
+def pattern_labels(pattern: RewritePattern) -> frozenset[str]:
+    """The labels `disable-patterns` / `enable-patterns` match `pattern` by: its class
+    name and the MLIR debug names it stands for (`debug_names`, without the
+    `{anonymous}::` prefix, which a label may carry or not)."""
+    cls = type(pattern)
+    return frozenset((cls.__name__, *getattr(cls, "debug_names", ())))
+
+
+def filtered_patterns(
+    patterns: Callable[[Operation], Sequence[RewritePattern]],
+    disabled: Sequence[str],
+    enabled: Sequence[str],
+) -> Callable[[Operation], Sequence[RewritePattern]]:
+    """`patterns` without those a `disabled` label names and, when `enabled` is not
+    empty, only those an `enabled` label names (MLIR's FrozenRewritePatternSet
+    filtering by debug label)."""
+    off = {_bare_label(x) for x in disabled if x.strip()}
+    on = {_bare_label(x) for x in enabled if x.strip()}
+    cache: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+    def keep(p: RewritePattern) -> bool:
+        labels = pattern_labels(p)
+        return not (labels & off) and (not on or bool(labels & on))
+
+    def get(op: Operation) -> Sequence[RewritePattern]:
+        key = type(op)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = tuple(p for p in patterns(op) if keep(p))
+        return found
+
+    return get
+
+
 def _parse_region_simplify(value: bool | str) -> bool:
     if isinstance(value, bool):
         return value
@@ -871,6 +916,8 @@ class CanonicalizePass(ModulePass):
     max_iterations: int = 10
     max_num_rewrites: int = -1
     test_convergence: bool = False
+    disable_patterns: tuple[str, ...] = ()
+    enable_patterns: tuple[str, ...] = ()
 
     OPTION_HELP = {
         "top-down": "Seed the worklist in general top-down order",
@@ -879,6 +926,9 @@ class CanonicalizePass(ModulePass):
         "max-iterations": "Max. iterations between applying patterns / simplifying regions",
         "max-num-rewrites": "Max. number of pattern rewrites within an iteration (-1: no limit)",
         "test-convergence": "Test only: fail the pass when the rewrite does not converge",
+        "disable-patterns": "Labels of patterns that should be filtered out during application",
+        "enable-patterns": "Labels of patterns that should be used during application, all "
+        "other patterns are filtered out",
     }
 
     def __post_init__(self) -> None:
@@ -897,10 +947,15 @@ class CanonicalizePass(ModulePass):
             config.region_simplify,
             config.max_iterations,
             config.max_num_rewrites,
+            self.disable_patterns,
+            self.enable_patterns,
         )
         if _FIXED_POINTS.is_fixed_point(op, key, ctx):
             return  # unchanged since a run that ended on a sweep changing nothing
-        driver = GreedyRewriteDriver(ctx, config, own_and_trait_patterns(ctx))
+        patterns = own_and_trait_patterns(ctx)
+        if self.disable_patterns or self.enable_patterns:
+            patterns = filtered_patterns(patterns, self.disable_patterns, self.enable_patterns)
+        driver = GreedyRewriteDriver(ctx, config, patterns)
         converged = driver.simplify(list(op.regions))
         if driver.reached_fixed_point:
             _FIXED_POINTS.record(op, key, ctx)
@@ -917,6 +972,8 @@ __all__ = [
     "GreedyRewriteDriver",
     "apply_canonicalization",
     "insertion_region",
+    "filtered_patterns",
     "is_trivially_dead",
+    "pattern_labels",
     "would_be_trivially_dead",
 ]

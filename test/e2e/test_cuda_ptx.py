@@ -72,6 +72,9 @@ def _compile_and_assemble(graphs: dict[str, str]) -> dict[str, Result]:
     out: dict[str, Result] = {}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("disc_ir.transforms.disc_gpu_kernel_to_blob.find_ptxas", lambda: None)
+        # PTX for sm_80 (the target without a GPU; on a machine with one the
+        # pipeline would pick the device's, whose PTX ptxas rejects for sm_80).
+        mp.setenv("DISC_CUDA_CC", "80")
         for name, text in graphs.items():
             try:
                 lowered = lower_to_llvm_ir(text, "cuda", keep_ir=False)

@@ -119,3 +119,19 @@ def test_cuda_target_compute_capability_default_and_errors(monkeypatch) -> None:
     monkeypatch.setenv("DISC_CUDA_CC", "nine")
     with pytest.raises(ValueError, match="DISC_CUDA_CC"):
         pipeline.cuda_compute_capability()
+
+
+def test_option_values_with_braces() -> None:
+    # MLIR's pattern labels carry braces: kept in the value; a value wholly in
+    # braces is unwrapped.
+    opts = parse_options("disable-patterns={anonymous}::A,{anonymous}::B max-iterations=3 x={a b}")
+    assert opts == {
+        "disable-patterns": "{anonymous}::A,{anonymous}::B",
+        "max-iterations": "3",
+        "x": "a b",
+    }
+    (nested,) = parse_pass_pipeline(
+        "builtin.module(canonicalize{disable-patterns={anonymous}::A},cse)"
+    )
+    assert nested.elements[0].options == {"disable-patterns": "{anonymous}::A"}
+    assert nested.elements[1].name == "cse"

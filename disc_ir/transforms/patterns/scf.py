@@ -254,6 +254,11 @@ def _parallel_parts(op: Operation) -> tuple[list, list, list, list]:
 
 
 class ParallelRemoveEmpty(RewritePattern):
+    """An scf.parallel with an empty dimension (lb == ub) -> its init values."""
+
+    #: MLIR's labels: BladeDISC's LLVM and today's (which folds both cases in one)
+    debug_names = ("RemoveEmptyParallelLoops", "ParallelOpSingleOrZeroIterationDimsFolder")
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lbs, ubs, _, inits = _parallel_parts(op)
         if any(lb is ub for lb, ub in zip(lbs, ubs, strict=True)):
@@ -261,6 +266,10 @@ class ParallelRemoveEmpty(RewritePattern):
 
 
 class ParallelCollapseSingleIteration(RewritePattern):
+    """Single-iteration dimensions of an scf.parallel dropped (all of them: the body inlined)."""
+
+    debug_names = ("CollapseSingleIterationLoops", "ParallelOpSingleOrZeroIterationDimsFolder")
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lbs, ubs, steps, inits = _parallel_parts(op)
         if inits or op.results:
