@@ -51,10 +51,14 @@ def input_label(index: int, name: str | None) -> str:
     return f"input #{index}" + (f" '{name}'" if name else "")
 
 
+#: element type code -> the numpy dtype inputs of that type must have
+_INPUT_DTYPES: dict[str, np.dtype] = {code: np.dtype(t[0]) for code, t in SCALAR_TYPES.items()}
+
+
 def check_input(index: int, array: np.ndarray, element: str, rank: int, name: str | None) -> None:
     """Raises :class:`RalInputError` unless ``array`` has element type ``element`` and ``rank``."""
-    expected_dtype = np.dtype(SCALAR_TYPES[element][0])
-    if array.dtype != expected_dtype or array.ndim != rank:
+    expected_dtype = _INPUT_DTYPES[element]
+    if array.ndim != rank or array.dtype != expected_dtype:
         raise RalInputError(
             f"{input_label(index, name)}: expected a rank-{rank} {element} array "
             f"(numpy {expected_dtype}), got a rank-{array.ndim} {array.dtype} array of "
@@ -149,6 +153,9 @@ class RalContext:
         self._lock = threading.RLock()
         self._resources: dict[str, Any] = {}
         self._drivers: dict[str, Driver] = {}
+        # What every execution context notifies (tuples, replaced under the lock).
+        self._driver_list: tuple[Driver, ...] = ()
+        self._resource_hooks: tuple[Resource, ...] = ()
         self._constants_override = constants
         #: encoded name (bytes, as compiled code passes it) -> entry; filled by dispatch
         self.api_cache: dict[bytes, Any] = {}
@@ -166,6 +173,7 @@ class RalContext:
         """Adds ``driver`` under its name; a second driver of the same name is ignored."""
         with self._lock:
             self._drivers.setdefault(driver.name, driver)
+            self._driver_list = tuple(self._drivers.values())
 
     def get_driver(self, name: str) -> Driver:
         """The driver called ``name``; raises RalError if there is none."""
@@ -176,7 +184,7 @@ class RalContext:
 
     @property
     def drivers(self) -> list[Driver]:
-        return list(self._drivers.values())
+        return list(self._driver_list)
 
     def get_or_create_resource(self, key: str, creator: Callable[[], Any]) -> Any:
         """The resource under ``key``, created by ``creator()`` on first use (once, locked)."""
@@ -190,6 +198,8 @@ class RalContext:
                 if resource is None:
                     raise RalError(f"resource creation failed: {key}")
                 self._resources[key] = resource
+                if isinstance(resource, Resource):
+                    self._resource_hooks = (*self._resource_hooks, resource)
             return resource
 
     def resources(self) -> list[Any]:
@@ -241,14 +251,12 @@ class RalContext:
         ctypes, which releases the GIL) or a Python callable taking the handle.
         Errors the runtime signalled during the call are raised here.
         """
-        from disc_ir.runtime.dispatch import call_entry
-
         exec_ctx = self.create_execution_context(inputs)
         try:
             if callable(entry):
                 entry(exec_ctx.handle)
             else:
-                call_entry(entry, exec_ctx.handle)
+                _call_entry(entry, exec_ctx.handle)
             exec_ctx.raise_if_error()
             return exec_ctx.collect_outputs()
         finally:
@@ -266,6 +274,7 @@ class RalContext:
             for driver in self._drivers.values():
                 driver.close()
             self._resources.clear()
+            self._resource_hooks = ()
 
     def __enter__(self) -> RalContext:
         return self
@@ -297,11 +306,10 @@ class ExecutionContext:
         self.handle: int = ctypes.addressof(self.native)
         with _HANDLES_LOCK:
             _HANDLES[self.handle] = self
-        for driver in context.drivers:
+        for driver in context._driver_list:
             driver.on_execution_start(self)
-        for resource in context.resources():
-            if isinstance(resource, Resource):
-                resource.on_execution_start(self)
+        for resource in context._resource_hooks:
+            resource.on_execution_start(self)
 
     # -- errors ---------------------------------------------------------------
 
@@ -351,9 +359,13 @@ class ExecutionContext:
         if missing:
             raise RalError(f"the compiled code sent no output #{missing[0]}")
         result = []
+        drivers = self.context._drivers
         for i in range(count):
             driver_name, value = self.outputs[i]
-            result.append(self.context.get_driver(driver_name).collect_output(self, i, value))
+            driver = drivers.get(driver_name)
+            if driver is None:
+                driver = self.context.get_driver(driver_name)  # raises RalError
+            result.append(driver.collect_output(self, i, value))
         return result
 
     def finish(self) -> None:
@@ -362,10 +374,9 @@ class ExecutionContext:
             return
         self._finished = True
         try:
-            for resource in self.context.resources():
-                if isinstance(resource, Resource):
-                    resource.on_execution_finish(self)
-            for driver in self.context.drivers:
+            for resource in self.context._resource_hooks:
+                resource.on_execution_finish(self)
+            for driver in self.context._driver_list:
                 driver.on_execution_finish(self)
         finally:
             with _HANDLES_LOCK:
@@ -378,3 +389,13 @@ class ExecutionContext:
 
     def __exit__(self, *exc: object) -> None:
         self.finish()
+
+
+def _call_entry(address: int, handle: int) -> None:
+    """:func:`disc_ir.runtime.dispatch.call_entry` (imported on first use: dispatch
+    imports this module)."""
+    global _call_entry
+    from disc_ir.runtime.dispatch import call_entry
+
+    _call_entry = call_entry
+    call_entry(address, handle)

@@ -8,6 +8,13 @@ PyTorch (``torch.as_tensor`` / ``torch.from_dlpack``), Numba and JAX
 the host. Its memory stays valid while the array (or a consumer's view of it)
 lives.
 
+The arrays a CUDA executable returns may still be being written by work queued
+on the executable's stream (calls return without waiting for the GPU, as JAX,
+CuPy and PyTorch do): such an array is *pending* (``pending``, a
+:class:`StreamWork`). ``.numpy()`` and ``__dlpack__`` wait for that work, and
+``__cuda_array_interface__`` names the stream (protocol v3) so consumers order
+their work after it; :meth:`DeviceArray.synchronize` waits explicitly.
+
 Foreign arrays come in through :func:`from_cuda_array_interface` (any object
 with ``__cuda_array_interface__``) and :func:`from_dlpack` (any object with
 ``__dlpack__`` on a CUDA device), both without copies.
@@ -56,6 +63,35 @@ def is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...] | None) -> 
     return True
 
 
+class StreamWork:
+    """Work queued on a CUDA stream that the arrays it produces wait for.
+
+    ``stream`` is the CUstream handle (0: the legacy default stream);
+    ``wait()`` blocks until the work is done (``synchronize()``, called once:
+    later waits return at once).
+    """
+
+    __slots__ = ("done", "stream", "synchronize")
+
+    def __init__(self, stream: int, synchronize: Callable[[], None]):
+        self.stream = stream
+        self.synchronize = synchronize
+        self.done = False
+
+    @property
+    def protocol_stream(self) -> int:
+        """The stream as the array-interface protocols name it (0 is spelled 1, legacy)."""
+        return self.stream or LEGACY_DEFAULT_STREAM
+
+    def wait(self) -> None:
+        if not self.done:
+            self.synchronize()
+            self.done = True
+
+    def __repr__(self) -> str:
+        return f"StreamWork(stream=0x{self.stream:x}, done={self.done})"
+
+
 @dataclass(eq=False)
 class DeviceArray:
     """A view of device memory (``ptr``) as an array of ``shape`` and ``dtype``.
@@ -64,6 +100,7 @@ class DeviceArray:
     alive (an allocator block handle, a consumed DLPack tensor, the foreign
     array). ``copy_to_host(dst_address, nbytes)`` copies device bytes to the
     host; None when the array was made without a device to copy from.
+    ``pending``: the stream work that still writes the memory (None: ready).
     """
 
     ptr: int
@@ -74,6 +111,7 @@ class DeviceArray:
     owner: Any = None
     copy_to_host: Callable[[int, int, int], None] | None = None
     readonly: bool = False
+    pending: StreamWork | None = None
 
     def __post_init__(self) -> None:
         self.shape = tuple(int(s) for s in self.shape)
@@ -82,6 +120,50 @@ class DeviceArray:
             self.strides = tuple(int(s) for s in self.strides)
             if is_c_contiguous(self.shape, self.strides):
                 self.strides = None
+
+    @classmethod
+    def _trusted(
+        cls,
+        ptr: int,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        device_id: int,
+        strides: tuple[int, ...] | None,
+        owner: Any,
+        copy_to_host: Callable[[int, int, int], None] | None,
+        pending: StreamWork | None,
+    ) -> DeviceArray:
+        """A DeviceArray from fields already normalised (``shape`` a tuple of ints,
+        ``dtype`` an np.dtype, ``strides`` None or not row-major): no checks, for
+        the runtime's per-call outputs."""
+        array = cls.__new__(cls)
+        array.__dict__.update(
+            ptr=ptr,
+            shape=shape,
+            dtype=dtype,
+            device_id=device_id,
+            strides=strides,
+            owner=owner,
+            copy_to_host=copy_to_host,
+            readonly=False,
+            pending=pending,
+        )
+        return array
+
+    # -- stream ordering --------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Whether no queued work still writes this array's memory (as far as known)."""
+        pending = self.pending
+        return pending is None or pending.done
+
+    def synchronize(self) -> None:
+        """Waits for the work that produces this array (nothing when it is ready)."""
+        pending = self.pending
+        if pending is not None:
+            pending.wait()
+            self.pending = None
 
     # -- array-like metadata (what the input checks read) -------------------
 
@@ -128,8 +210,9 @@ class DeviceArray:
             "data": (self.ptr if self.size else 0, self.readonly),
             "version": 3,
             "strides": strides,
-            # The executable synchronises its stream before returning arrays.
-            "stream": None,
+            # Protocol v3: the stream consumers must order their reads after
+            # (None: the data is ready).
+            "stream": None if self.ready else self.pending.protocol_stream,  # type: ignore[union-attr]
         }
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -143,12 +226,20 @@ class DeviceArray:
         dl_device: tuple[int, int] | None = None,
         copy: bool | None = None,
     ) -> Any:
-        """A legacy ``"dltensor"`` capsule over this memory (the data is ready: the
-        producing stream was synchronised, so ``stream`` needs no wait)."""
+        """A legacy ``"dltensor"`` capsule over this memory.
+
+        The data is made ready for the consumer's ``stream`` (the protocol's
+        handles: None or 1 the legacy default stream, 2 the per-thread one):
+        when the array is still pending on another stream, this waits for that
+        work; ``stream=-1`` asks for no synchronisation."""
         if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
             raise BufferError(f"DeviceArray lives on {self.__dlpack_device__()}, not {dl_device}")
         if copy:
             raise BufferError("DeviceArray.__dlpack__ cannot copy; use .numpy() for a host copy")
+        if not self.ready and stream != -1:
+            consumer = LEGACY_DEFAULT_STREAM if stream is None else int(stream)
+            if consumer != self.pending.protocol_stream:  # type: ignore[union-attr]
+                self.synchronize()
         return dlpack.make_capsule(
             self.ptr if self.size else 0,
             self.shape,
@@ -172,6 +263,7 @@ class DeviceArray:
         if self.size:
             if self.copy_to_host is None:
                 raise DeviceArrayError("this device array has no device to copy from")
+            self.synchronize()
             self.copy_to_host(out.ctypes.data, self.ptr, self.nbytes)
         return out
 

@@ -27,7 +27,7 @@ import threading
 from typing import Any
 
 from disc_ir.runtime.abi import RalAbiError, decode_ral_api_name, num_arg_slots
-from disc_ir.runtime.context import RalError, execution_context_from_handle
+from disc_ir.runtime.context import _HANDLES, RalError, execution_context_from_handle
 from disc_ir.runtime.registry import ApiEntry, UnknownRalApiError, zero_results
 
 DISC_RAL_CALL = "disc_ral_call"
@@ -58,20 +58,25 @@ def _lookup(exec_ctx: Any, name: bytes) -> tuple[ApiEntry, int]:
 
 def dispatch(ctx: int | None, api_name: bytes, slots: Any) -> None:
     """Runs the API ``api_name`` for the execution context with handle ``ctx``."""
-    try:
-        exec_ctx = execution_context_from_handle(ctx)
-    except RalError as err:
-        # Nowhere to record it: report and leave the results untouched.
-        print(f"disc_ral_call({api_name!r}): {err}", file=sys.stderr)
-        return
-    try:
-        entry, first_result = _lookup(exec_ctx, api_name)
-    except UnknownRalApiError as err:
-        if api_name.startswith(b"ral_debug"):
+    exec_ctx = _HANDLES.get(ctx or 0)
+    if exec_ctx is None:
+        try:
+            exec_ctx = execution_context_from_handle(ctx)
+        except RalError as err:
+            # Nowhere to record it: report and leave the results untouched.
+            print(f"disc_ral_call({api_name!r}): {err}", file=sys.stderr)
             return
-        exec_ctx.signal_error(err)
-        _zero_fill_by_name(api_name.decode(errors="replace"), slots)
-        return
+    found = exec_ctx.context.api_cache.get(api_name)
+    if found is None:
+        try:
+            found = _lookup(exec_ctx, api_name)
+        except UnknownRalApiError as err:
+            if api_name.startswith(b"ral_debug"):
+                return
+            exec_ctx.signal_error(err)
+            _zero_fill_by_name(api_name.decode(errors="replace"), slots)
+            return
+    entry, first_result = found
     if exec_ctx.error is not None and entry.skip_on_error:
         zero_results(slots, first_result, entry.result_types)
         return
@@ -82,12 +87,8 @@ def dispatch(ctx: int | None, api_name: bytes, slots: Any) -> None:
         zero_results(slots, first_result, entry.result_types)
 
 
-def _disc_ral_call(ctx: int | None, api_name: bytes, slots: Any) -> None:
-    dispatch(ctx, api_name, slots)
-
-
 #: The C-callable ``disc_ral_call``; keep a reference so it is never collected.
-DISC_RAL_CALL_CFUNC = DISC_RAL_CALL_TYPE(_disc_ral_call)
+DISC_RAL_CALL_CFUNC = DISC_RAL_CALL_TYPE(dispatch)
 DISC_RAL_CALL_ADDRESS: int = ctypes.cast(DISC_RAL_CALL_CFUNC, ctypes.c_void_p).value or 0
 
 _registered = False

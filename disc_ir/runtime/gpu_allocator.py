@@ -37,6 +37,21 @@ def bin_size(nbytes: int) -> int:
     return -(-n // step) * step
 
 
+# Request size -> bin, for the sizes seen lately (calls repeat their sizes).
+_BIN_CACHE: dict[int, int] = {}
+_BIN_CACHE_LIMIT = 4096
+
+
+def _cached_bin_size(nbytes: int) -> int:
+    size = _BIN_CACHE.get(nbytes)
+    if size is None:
+        size = bin_size(nbytes)
+        if len(_BIN_CACHE) >= _BIN_CACHE_LIMIT:
+            _BIN_CACHE.clear()
+        _BIN_CACHE[nbytes] = size
+    return size
+
+
 @dataclass
 class AllocatorStats:
     """Counters of a :class:`CachingDeviceAllocator` (bytes are block sizes)."""
@@ -80,23 +95,25 @@ class CachingDeviceAllocator:
 
     def alloc(self, nbytes: int, persistent: bool = False) -> DeviceBlock:
         """A block of at least ``nbytes`` (at least 1), from the cache when one fits."""
-        size = bin_size(nbytes)
+        nbytes = int(nbytes)
+        size = _cached_bin_size(nbytes)
         with self.lock:
-            self.stats.requests += 1
+            stats = self.stats
+            stats.requests += 1
             free = self._free.get(size)
             if free:
                 block = free.pop()
-                self.stats.cache_hits += 1
-                self.stats.bytes_cached -= size
+                stats.cache_hits += 1
+                stats.bytes_cached -= size
             else:
                 block = DeviceBlock(self._device_alloc(size), size)
-            block.requested = int(nbytes)
+            block.requested = nbytes
             block.persistent = persistent
             self.live[block.address] = block
-            self.stats.bytes_in_use += size
-            self.stats.peak_bytes_in_use = max(
-                self.stats.peak_bytes_in_use, self.stats.bytes_in_use
-            )
+            in_use = stats.bytes_in_use + size
+            stats.bytes_in_use = in_use
+            if in_use > stats.peak_bytes_in_use:
+                stats.peak_bytes_in_use = in_use
             return block
 
     def _device_alloc(self, size: int) -> int:
@@ -119,9 +136,15 @@ class CachingDeviceAllocator:
             if block is None:
                 return False
             block.persistent = False
-            self._free.setdefault(block.size, []).append(block)
-            self.stats.bytes_in_use -= block.size
-            self.stats.bytes_cached += block.size
+            size = block.size
+            free = self._free.get(size)
+            if free is None:
+                self._free[size] = [block]
+            else:
+                free.append(block)
+            stats = self.stats
+            stats.bytes_in_use -= size
+            stats.bytes_cached += size
             return True
 
     def detach(self, address: int) -> DeviceBlock | None:

@@ -18,11 +18,19 @@ from disc_ir.runtime.abi import MemRefType, ScalarType
 
 _I64 = ctypes.c_int64
 _U64 = ctypes.c_uint64
+#: descriptor words of ranks 0..8
+_WORDS = [_U64 * (3 + 2 * rank) for rank in range(9)]
+
+
+_NUMPY_DTYPES: dict[str, np.dtype] = {}
 
 
 def numpy_dtype(elem: ScalarType) -> np.dtype:
     """The numpy dtype that stores elements of ``elem`` (bf16 as uint16 bit patterns)."""
-    return np.dtype(elem.numpy_dtype_name)
+    dtype = _NUMPY_DTYPES.get(elem.name)
+    if dtype is None:
+        dtype = _NUMPY_DTYPES[elem.name] = np.dtype(elem.numpy_dtype_name)
+    return dtype
 
 
 @dataclass
@@ -59,15 +67,16 @@ class MemRefDescriptor:
         ``slots`` is the ``void**`` array; each slot holds the address of one field.
         """
         rank = mtype.rank
-
-        def word(i: int) -> int:
-            return _I64.from_address(slots[start + i]).value
-
-        allocated = _U64.from_address(slots[start]).value
-        aligned = _U64.from_address(slots[start + 1]).value
-        sizes = tuple(word(3 + i) for i in range(rank))
-        strides = tuple(word(3 + rank + i) for i in range(rank))
-        return MemRefDescriptor(allocated, aligned, word(2), sizes, strides, mtype.element)
+        read = _I64.from_address
+        words = [read(address).value for address in slots[start : start + 3 + 2 * rank]]
+        return MemRefDescriptor(
+            words[0] & 0xFFFFFFFFFFFFFFFF,
+            words[1] & 0xFFFFFFFFFFFFFFFF,
+            words[2],
+            tuple(words[3 : 3 + rank]),
+            tuple(words[3 + rank :]),
+            mtype.element,
+        )
 
     @staticmethod
     def read_struct(address: int, mtype: MemRefType) -> MemRefDescriptor:
@@ -85,15 +94,18 @@ class MemRefDescriptor:
 
     def write_struct(self, address: int) -> None:
         """Stores the descriptor as one struct ``{ptr, ptr, i64, [N x i64], [N x i64]}``."""
-        rank = self.rank
-        words = (_U64 * (3 + 2 * rank)).from_address(address)
-        words[0] = self.allocated
-        words[1] = self.aligned
-        words[2] = self.offset & 0xFFFFFFFFFFFFFFFF
-        for i, s in enumerate(self.sizes):
-            words[3 + i] = s & 0xFFFFFFFFFFFFFFFF
-        for i, s in enumerate(self.strides):
-            words[3 + rank + i] = s & 0xFFFFFFFFFFFFFFFF
+        rank = len(self.sizes)
+        if len(self.strides) != rank:
+            raise ValueError(f"memref with sizes {self.sizes} and strides {self.strides}")
+        words_type = _WORDS[rank] if rank < len(_WORDS) else _U64 * (3 + 2 * rank)
+        # ctypes stores integers modulo 2**64: negative fields keep their bits.
+        words_type.from_address(address)[:] = (
+            self.allocated,
+            self.aligned,
+            self.offset,
+            *self.sizes,
+            *self.strides,
+        )
 
     @staticmethod
     def from_array(array: np.ndarray, element: ScalarType) -> MemRefDescriptor:

@@ -796,11 +796,13 @@ def native_runtime(python_dispatch_address: int | None = None) -> NativeRuntime 
 
 def new_native_context() -> Any:
     """A fresh ``NativeContext`` record (fast launch off until a driver enables it)."""
-    words = NativeContext()
-    words[WORD_MAGIC] = MAGIC
-    words[WORD_NUM_THREADS] = 1
-    words[WORD_MIN_UNITS] = 1
-    return words
+    return NativeContext(*_NEW_CONTEXT_WORDS)
+
+
+_NEW_CONTEXT_WORDS = [0] * NATIVE_CONTEXT_WORDS
+_NEW_CONTEXT_WORDS[WORD_MAGIC] = MAGIC
+_NEW_CONTEXT_WORDS[WORD_NUM_THREADS] = 1
+_NEW_CONTEXT_WORDS[WORD_MIN_UNITS] = 1
 
 
 def native_enabled() -> bool:

@@ -649,6 +649,238 @@ def test_execute_with_numpy_and_device_inputs():
         assert len(backend.loads) == 1
 
 
+class StreamBackend(FakeBackend):
+    """A FakeBackend that records which streams were synchronised."""
+
+    def __init__(self):
+        super().__init__()
+        self.synced_streams = []
+
+    def stream_synchronize(self, stream):
+        super().stream_synchronize(stream)
+        self.synced_streams.append(stream)
+
+
+def _device_vadd(ctx, blob, x, y):
+    return ctx.execute(lambda h: _vadd_entry(h, blob), [x, y])
+
+
+def test_device_outputs_return_pending_and_wait_on_use():
+    backend = StreamBackend()
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    with _context(backend) as ctx:
+        x = ctx.device_array(np.arange(10, dtype=np.float32))
+        y = ctx.device_array(np.ones(10, np.float32))
+        before = backend.syncs
+        out, forwarded = _device_vadd(ctx, blob, x, y)
+        assert backend.syncs == before  # all on the device: the call did not wait
+        assert not out.ready and out.pending is forwarded.pending  # one wait serves both
+        stream = ctx.cuda.stream
+        assert out.__cuda_array_interface__["stream"] == stream  # CAI v3: consumers order on it
+        out.__dlpack__(stream=stream)  # the consumer's stream is ours: no wait
+        out.__dlpack__(stream=-1)  # the consumer asked for no synchronisation
+        assert backend.syncs == before and not out.ready
+        np.testing.assert_array_equal(out.numpy(), np.arange(10) + 1)  # waits, then copies
+        assert backend.synced_streams[before] == stream and out.ready
+        assert out.__cuda_array_interface__["stream"] is None and forwarded.ready
+        # The next call reads the pending output of this one on the same stream: no wait.
+        out2, _ = _device_vadd(ctx, blob, out, y)
+        synced = backend.syncs
+        out3, _ = _device_vadd(ctx, blob, out2, y)
+        assert backend.syncs == synced and not out3.ready
+        out3.__dlpack__(stream=1)  # another stream (the legacy default one): waits
+        assert backend.syncs == synced + 1 and out3.ready
+        np.testing.assert_array_equal(out3.numpy(), np.arange(10) + 3)
+        pending = _device_vadd(ctx, blob, x, y)[0]
+    pending.synchronize()  # after close: closing waited for the stream
+    assert pending.ready and backend.synced_streams[-1] == stream
+
+
+def test_calls_with_host_memory_or_foreign_arrays_still_wait():
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    host = np.full(10, 2, np.float32)
+    foreign = type(
+        "Foreign",
+        (),
+        {
+            "__cuda_array_interface__": DeviceArray(
+                host.ctypes.data, (10,), np.float32
+            ).__cuda_array_interface__
+        },
+    )()
+    backend = StreamBackend()
+    with _context(backend) as ctx:
+        y = ctx.device_array(np.ones(10, np.float32))
+        for x in (np.arange(10, dtype=np.float32), foreign):  # a host input, a framework's
+            before = backend.syncs
+            out, _ = _device_vadd(ctx, blob, x, y)
+            assert backend.syncs == before + 1 and out.ready
+            assert out.__cuda_array_interface__["stream"] is None
+    # Blocks released to the device after each call: wait first.
+    backend = StreamBackend()
+    options = cuda.CudaOptions(cache_across_executions=False)
+    with _context(backend, cuda_options=options) as ctx:
+        x, y = (ctx.device_array(np.ones(10, np.float32)) for _ in range(2))
+        before = backend.syncs
+        out, _ = _device_vadd(ctx, blob, x, y)
+        assert backend.syncs == before + 1 and out.ready
+    # An output placed on the host is read as soon as the call returns.
+    backend = StreamBackend()
+    with _context(backend, output_placements=["gpu", "cpu"]) as ctx:
+        x, y = (ctx.device_array(np.ones(10, np.float32)) for _ in range(2))
+        before = backend.syncs
+        out, _ = _device_vadd(ctx, blob, x, y)
+        assert backend.syncs == before + 1 and out.ready
+
+
+class FailingSyncBackend(FakeBackend):
+    """A device whose queued work failed: waiting for the stream reports it."""
+
+    fail = False
+
+    def stream_synchronize(self, stream):
+        super().stream_synchronize(stream)
+        if self.fail:
+            raise CudaError("cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "bad")
+
+
+def test_a_failure_of_queued_work_reaches_the_caller():
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    backend = FailingSyncBackend()
+    with _context(backend) as ctx:
+        y = ctx.device_array(np.ones(10, np.float32))
+        backend.fail = True
+        with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):  # the call waits: it raises
+            _device_vadd(ctx, blob, np.ones(10, np.float32), y)
+        backend.fail = False
+        x = ctx.device_array(np.ones(10, np.float32))
+        out, _ = _device_vadd(ctx, blob, x, y)  # returns at once
+        backend.fail = True
+        with pytest.raises(CudaError, match="ILLEGAL_ADDRESS"):  # waiting for it raises
+            out.numpy()
+        backend.fail = False
+
+
+def test_pending_input_from_another_context_is_waited_for():
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    backend = StreamBackend()
+    with _context(backend) as first, _context(backend) as second:
+        assert first.cuda.stream != second.cuda.stream
+        x, y = (first.device_array(np.ones(10, np.float32)) for _ in range(2))
+        out, _ = _device_vadd(first, blob, x, y)
+        assert not out.ready
+        before = len(backend.synced_streams)
+        z = second.device_array(np.ones(10, np.float32))
+        result, _ = _device_vadd(second, blob, out, z)
+        # first's stream is waited for before second's kernels read `out`; `out` is
+        # first's memory, so second also waits for itself before returning.
+        assert first.cuda.stream in backend.synced_streams[before:] and out.ready
+        assert result.ready
+        np.testing.assert_array_equal(result.numpy(), np.full(10, 3, np.float32))
+
+
+def test_caller_stream_0_is_the_legacy_default_stream_in_the_protocols():
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    with _context(cuda_options=cuda.CudaOptions(stream=0)) as ctx:
+        x, y = (ctx.device_array(np.ones(4, np.float32)) for _ in range(2))
+        out, _ = _device_vadd(ctx, blob, x, y)
+        assert out.__cuda_array_interface__["stream"] == 1  # CAI forbids 0
+        before = ctx.cuda.backend.syncs
+        out.__dlpack__(stream=None)  # None is the legacy default stream: ours
+        out.__dlpack__(stream=1)
+        assert ctx.cuda.backend.syncs == before and not out.ready
+
+
+class TwoKernelBackend(FakeBackend):
+    kernels = {**FakeBackend.kernels, "vsub": None}
+
+    def __init__(self):
+        super().__init__()
+        self.lookups = []
+
+    def module_get_function(self, module, name):
+        self.lookups.append(name)
+        if name == "vsub":
+            return _fake_vsub
+        return super().module_get_function(module, name)
+
+
+def _fake_vsub(grid, block, params):
+    slots = (ctypes.c_void_p * 4).from_address(params)
+    a, b, c = (ctypes.c_uint64.from_address(slots[i]).value for i in range(3))
+    n = ctypes.c_uint32.from_address(slots[3]).value
+    view = lambda p: np.ctypeslib.as_array((ctypes.c_float * n).from_address(p))  # noqa: E731
+    view(c)[:] = view(a) - view(b)
+
+
+def test_launches_cache_kernel_functions_by_blob_and_name():
+    backend = TwoKernelBackend()
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    with _context(backend) as ctx, ctx.create_execution_context([]) as ec:
+        n = 16
+        a, b = np.arange(n, dtype=np.float32), np.full(n, 2, np.float32)
+        alloc = cuda.ral_gpu_alloc.ral_api_names[0]
+        h2d = cuda.ral_gpu_h2d_raw.ral_api_names[0]
+        da, db, dc = (call_api(ec, alloc, ec, 4 * n) for _ in range(3))
+        call_api(ec, h2d, ec, 0, a.ctypes.data, da, 4 * n)
+        call_api(ec, h2d, ec, 0, b.ctypes.data, db, 4 * n)
+        out = np.empty(n, np.float32)
+
+        def result():
+            call_api(ec, cuda.ral_gpu_d2h_raw.ral_api_names[0], ec, 0, dc, out.ctypes.data, 4 * n)
+            return out.copy()
+
+        for _ in range(3):
+            _launch_vadd(ec, [blob], da, db, dc, n)
+            np.testing.assert_array_equal(result(), a + b)
+        assert backend.lookups == ["vadd"] and len(backend.launches) == 3
+        # Same blob, another name: its own function, even if the name's buffer is reused.
+        blobs = (ctypes.c_void_p * 1)(ctypes.addressof(blob))
+        params, keep = cuda.pack_kernel_args([("ptr", da), ("ptr", db), ("ptr", dc), ("ui32", n)])
+        launch = (ctypes.addressof(blobs), 1)
+        for name in ("vsub", "vadd", "vsub"):
+            call_api(ec, LAUNCH, ec, *launch, name, 1, 1, 1, n, 1, 1, 0, 0, 4, params)
+            np.testing.assert_array_equal(result(), a - b if name == "vsub" else a + b)
+        assert backend.lookups == ["vadd", "vsub"]
+        # Launches the cache cannot take still get the generic checks.
+        _launch_vadd(ec, [blob], da, db, dc, 0)  # empty: skipped
+        assert len(backend.launches) == 6
+        for grid, stream, message in ((-1, 0, "negative grid"), (1, 1, "multi-stream")):
+            with (
+                ctx.create_execution_context([]) as failing,
+                pytest.raises(RalError, match=message),
+            ):
+                call_api(
+                    failing,
+                    LAUNCH,
+                    failing,
+                    ctypes.addressof(blobs),
+                    1,
+                    "vadd",
+                    grid,
+                    1,
+                    1,
+                    n,
+                    1,
+                    1,
+                    0,
+                    stream,
+                    4,
+                    params,
+                )
+        assert len(backend.launches) == 6
+        del keep
+
+
+def test_fast_recv_input_falls_back_for_a_wrong_dtype():
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    with _context() as ctx:
+        x = ctx.device_array(np.ones(10, np.float64))  # the entry asks for f32
+        y = ctx.device_array(np.ones(10, np.float32))
+        with pytest.raises(RalInputError, match="expected a rank-1 f32 array"):
+            _device_vadd(ctx, blob, x, y)
+
+
 def test_no_gpu_gives_a_clear_error():
     if HAS_GPU:
         pytest.skip("a CUDA device is present")

@@ -26,7 +26,7 @@ import ctypes
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,11 +45,8 @@ from disc_ir.runtime.native import (
     CONST_ENTRY_WORDS,
     CPU_LAUNCH_NAME,
     CPU_SHAPE_ASSERTION_NAME,
-    WORD_CONST_TABLE,
     WORD_FAST_ASSERT,
     WORD_FAST_LAUNCH,
-    WORD_MIN_UNITS,
-    WORD_NUM_THREADS,
     native_enabled,
     native_runtime,
 )
@@ -155,16 +152,18 @@ class CachingAllocator:
             return sum(len(v) for v in self._free.values())
 
 
-@dataclass
 class CpuExecState:
     """Per-execution CPU bookkeeping: reference counts of the buffers it allocated."""
 
-    refcounts: dict[int, int] = field(default_factory=dict)
-    output_blocks: set[int] = field(default_factory=set)
-    # Blocks handed to returned output arrays (by address).
-    given: dict[int, Block] = field(default_factory=dict)
-    input_addresses: set[int] = field(default_factory=set)
-    kept: list[Any] = field(default_factory=list)
+    __slots__ = ("given", "input_addresses", "kept", "output_blocks", "refcounts")
+
+    def __init__(self) -> None:
+        self.refcounts: dict[int, int] = {}
+        self.output_blocks: set[int] = set()
+        # Blocks handed to returned output arrays (by address).
+        self.given: dict[int, Block] = {}
+        self.input_addresses: set[int] = set()
+        self.kept: list[Any] = []
 
 
 # ---------------------------------------------------------------------------
@@ -311,6 +310,8 @@ class CpuDriver(Driver):
         self._native_launch: bool | None = None
         # Whether holding shape assertions return in the native dispatcher.
         self._native_assert: bool | None = None
+        # NativeContext words WORD_FAST_LAUNCH..WORD_FAST_ASSERT (once the above are known)
+        self._native_words: tuple[int, ...] | None = None
         # ral_const results by unique_index, answered by the native dispatcher
         # once the Python entry filled them (see native.CONST_ENTRY_WORDS).
         self.const_table = (ctypes.c_int64 * (1 + CONST_TABLE_ENTRIES * CONST_ENTRY_WORDS))()
@@ -331,14 +332,18 @@ class CpuDriver(Driver):
                 self.num_threads - 1, NATIVE_MAX_WORKERS
             ):
                 runtime.ensure_workers(self.num_threads - 1)  # e.g. in a forked child
-        native = exec_ctx.native
-        native[WORD_FAST_LAUNCH] = int(self._native_launch)
-        native[WORD_NUM_THREADS] = self.num_threads
-        native[WORD_MIN_UNITS] = self._min_units
-        native[WORD_CONST_TABLE] = ctypes.addressof(self.const_table)
         if self._native_assert is None:
             self._native_assert = self._stock_shape_assertion()
-        native[WORD_FAST_ASSERT] = int(self._native_assert)
+        words = self._native_words
+        if words is None:
+            words = self._native_words = (
+                int(self._native_launch),
+                self.num_threads,
+                self._min_units,
+                ctypes.addressof(self.const_table),
+                int(self._native_assert),
+            )
+        exec_ctx.native[WORD_FAST_LAUNCH : WORD_FAST_ASSERT + 1] = words
 
     def _stock_shape_assertion(self) -> bool:
         """True when this context's registry has the stock CPU ral_shape_assertion
@@ -363,6 +368,11 @@ class CpuDriver(Driver):
     def on_execution_finish(self, exec_ctx: ExecutionContext) -> None:
         state: CpuExecState | None = exec_ctx.driver_state.pop(self.name, None)
         if state is None:
+            return
+        cached = self.allocator._free  # noqa: SLF001 - an unlocked peek: empty means no work
+        if not state.refcounts and (
+            self.context.options.cache_workspace_mem_across_execution or not cached
+        ):
             return
         with self.allocator.lock:
             # Temporaries the compiled code did not free (and outputs never collected,
