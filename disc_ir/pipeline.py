@@ -37,6 +37,13 @@ CUDA_COMPUTE_CAPABILITY = (8, 0)
 #: overrides the compute capability of the `cuda` target: "90", "9.0" or "sm_90"
 CUDA_CC_ENV = "DISC_CUDA_CC"
 CLEANUP = ["canonicalize", "cse", "canonicalize"]
+#: canonicalization patterns BladeDISC's GPU pipeline disables before loops are mapped to
+#: the GPU (they would turn a one-iteration parallel loop, i.e. a kernel, into host code)
+GPU_DISABLED_PATTERNS = (
+    "{anonymous}::CollapseSingleIterationLoops",
+    "{anonymous}::RemoveEmptyParallelLoops",
+    "{anonymous}::MergeNestedParallelLoops",
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,10 @@ def _phases(target: str) -> list[Phase]:
         "disc-dot-rewriter",
         "disc-shape-simplifier",
     ]
+    if gpu:
+        # BladeDISC's gpu_enabled step: the GPU fusion only schedules rank-2
+        # row / column reductions; shapes are optimized again after it.
+        tensor_opt += ["hlo-canonicalize-reduction", "disc-shape-simplifier"]
     placement = [
         *([] if gpu else ["disc-place-entry-on-cpu"]),
         "disc-mhlo-mark-shape-calc",
@@ -161,6 +172,7 @@ def _phases(target: str) -> list[Phase]:
         *CLEANUP,
         "disc-cpu-map-parallel-loop",
         "disc-outline-cpu-kernel",
+        "disc-merge-identical-kernels",
         "lhlo-fusion-inliner",
         "disc-math-approximation",
         *CLEANUP,
@@ -181,6 +193,11 @@ def _phases(target: str) -> list[Phase]:
     # emission, then parallel loops collapsed to 1-D, tiled by the CTA size
     # (kCTASizeDefault = 256, with in-bound checks), mapped to blocks/threads,
     # turned into gpu.launch and outlined into gpu.module kernels.
+    # Until the loops are mapped to the GPU, a single-iteration or empty
+    # scf.parallel must stay a loop (it is a kernel, not host code): BladeDISC
+    # runs its canonicalizer here without these patterns.
+    gpu_canonicalize = f"canonicalize{{disable-patterns={','.join(GPU_DISABLED_PATTERNS)}}}"
+    gpu_cleanup = [gpu_canonicalize, "cse", gpu_canonicalize]
     gpu_codegen = [
         codegen[0],
         # atomics LLVM's atomicrmw cannot express (mulf/muli) -> CAS loops
@@ -188,10 +205,10 @@ def _phases(target: str) -> list[Phase]:
         "disc-input-inline-fusion",
         *bf16,
         "disc-flatten-memref-access",
-        *CLEANUP,
+        *gpu_cleanup,
         "disc-memref-cse",
         "disc-convert-shape-to-std",
-        *CLEANUP,
+        *gpu_cleanup,
         "disc-parallel-loop-collapsing",
         "disc-parallel-loop-tiling{parallel-loop-tile-sizes=256 with-inbound-check=true}",
         "gpu-map-parallel-loops",

@@ -63,6 +63,8 @@ SEED_SECTIONS: dict[str, str] = {
     "disc-remove-shape-constraint": _TENSOR_OPT,
     "disc-dot-rewriter": _TENSOR_OPT,
     "disc-algebraic-simplifier": _TENSOR_OPT,
+    "hlo-canonicalize-reduction": _TENSOR_OPT
+    + " (GPU target only: rank-2 row/column reductions for the GPU fusion)",
     "disc-convert-hlo-to-std": _MISC_CONV,
     "disc-convert-tensor-to-std": _MISC_CONV,
     "disc-convert-shape-to-std": _MISC_CONV,
@@ -98,6 +100,8 @@ SEED_SECTIONS: dict[str, str] = {
     "disc-math-approximation": _CG_MISC,
     "disc-cpu-map-parallel-loop": _CG_MISC + " (CPU)",
     "disc-outline-cpu-kernel": _CG_MISC + " (CPU)",
+    "disc-merge-identical-kernels": _DISC_IR
+    + ": one copy of identical outlined CPU kernels (BladeDISC has no such pass)",
     "lhlo-fusion-inliner": _TO_GPU,
     # loops to GPU
     "disc-parallel-loop-collapsing": _TO_GPU,

@@ -40,6 +40,8 @@ PASS_TABLE: dict[str, PassInfo] = {
             O('max-iterations', 'max_iterations', 'int', 10, 'Max. iterations between applying patterns / simplifying regions'),
             O('max-num-rewrites', 'max_num_rewrites', 'int', -1, 'Max. number of pattern rewrites within an iteration (-1: no limit)'),
             O('test-convergence', 'test_convergence', 'bool', False, 'Test only: fail the pass when the rewrite does not converge'),
+            O('disable-patterns', 'disable_patterns', 'tuple[str, ...]', (), 'Labels of patterns that should be filtered out during application'),
+            O('enable-patterns', 'enable_patterns', 'tuple[str, ...]', (), 'Labels of patterns that should be used during application, all other patterns are filtered out'),
         ),
     ),
     'chlo-legalize-to-hlo': PassInfo(
@@ -271,6 +273,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Perform load/store simplifier on memref',
         (),
     ),
+    'disc-merge-identical-kernels': PassInfo(
+        'disc-merge-identical-kernels',
+        'disc_ir.transforms.disc_merge_identical_kernels',
+        'DiscMergeIdenticalKernelsPass',
+        'Merge structurally identical outlined CPU kernels into one (a disc-ir addition).',
+        (),
+    ),
     'disc-mhlo-mark-shape-calc': PassInfo(
         'disc-mhlo-mark-shape-calc',
         'disc_ir.transforms.disc_mhlo_mark_shape_calc',
@@ -427,6 +436,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         'disc_ir.transforms.gpu_map_parallel_loops',
         'GpuMapParallelLoopsPass',
         'Greedily maps loops to GPU hardware dimensions.',
+        (),
+    ),
+    'hlo-canonicalize-reduction': PassInfo(
+        'hlo-canonicalize-reduction',
+        'disc_ir.transforms.hlo_canonicalize_reduction',
+        'HloCanonicalizeReductionPass',
+        'Canonicalize reduction ops to be suitable for codegen.',
         (),
     ),
     'hlo-legalize-to-lhlo': PassInfo(
