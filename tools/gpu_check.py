@@ -227,14 +227,7 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
         out["graphs"][name] = entry
         try:
             exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
-            arrays = []
-            for spec in exe.inputs:
-                shape = tuple(
-                    (rows if i == 0 else cols) if s is None else s for i, s in enumerate(spec.shape)
-                )
-                if len(shape) == 1 and spec.shape[0] is None:
-                    shape = (cols,)
-                arrays.append(rng.standard_normal(shape).astype(np.float32))
+            arrays = _bench_inputs(exe, rows, cols, rng)
             ral = exe._ral  # noqa: SLF001 - the executable's context
             sync = lambda r=ral: r.cuda.backend.stream_synchronize(r.cuda.stream)  # noqa: E731
             device_inputs = [ral.device_array(a) for a in arrays]
@@ -262,6 +255,19 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
             entry["error"] = f"{type(err).__name__}: {str(err)[:300]}"
     out["ok"] = all("error" not in e for e in out["graphs"].values())
     return out
+
+
+def _bench_inputs(exe: Any, rows: int, cols: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Random f32 inputs of a bench graph: dynamic dims are `rows` (leading) or `cols`."""
+    arrays = []
+    for spec in exe.inputs:
+        shape = tuple(
+            (rows if i == 0 else cols) if s is None else s for i, s in enumerate(spec.shape)
+        )
+        if len(shape) == 1 and spec.shape[0] is None:
+            shape = (cols,)
+        arrays.append(rng.standard_normal(shape).astype(np.float32))
+    return arrays
 
 
 def _gpu_placed(text: str) -> Any:
@@ -303,14 +309,7 @@ def section_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
         try:
             exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
             ral = exe._ral  # noqa: SLF001 - the executable's context
-            arrays = []
-            for spec in exe.inputs:
-                shape = tuple(
-                    (rows if i == 0 else cols) if s is None else s for i, s in enumerate(spec.shape)
-                )
-                if len(shape) == 1 and spec.shape[0] is None:
-                    shape = (cols,)
-                arrays.append(rng.standard_normal(shape).astype(np.float32))
+            arrays = _bench_inputs(exe, rows, cols, rng)
             device_inputs = [ral.device_array(a) for a in arrays]
             outputs = exe(*device_inputs)
             entry["outputs"] = [type(o).__name__ for o in outputs]

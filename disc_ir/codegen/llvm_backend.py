@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.dialects.upstream import llvm as dllvm
+from disc_ir.ir.structural_key import StructuralKey, identical_symbols
 
 _INIT_LOCK = threading.Lock()
 _INITIALIZED = False
@@ -319,23 +320,7 @@ def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
         gvar.initializer = ir.Constant(gtype, None)
 
 
-class _Key:
-    """A function key with its hash computed once (tuples rehash on every lookup)."""
-
-    __slots__ = ("hash", "items")
-
-    def __init__(self, items: tuple[Any, ...]) -> None:
-        self.items = items
-        self.hash = hash(items)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Key) and self.hash == other.hash and self.items == other.items
-
-
-def _function_key(op: llvm.FuncOp, rep: dict[str, str], callees: set[str]) -> _Key | None:
+def _function_key(op: llvm.FuncOp, rep: dict[str, str], callees: set[str]) -> StructuralKey | None:
     """A hashable description of `op`'s signature and body, without its name.
 
     Two functions with equal keys compute the same thing: same properties,
@@ -382,7 +367,7 @@ def _function_key(op: llvm.FuncOp, rep: dict[str, str], callees: set[str]) -> _K
                         tuple(blocks[b] for b in inner.successors),
                     )
                 )
-        return _Key(tuple(items))
+        return StructuralKey(tuple(items))
     except (KeyError, TypeError):
         return None
 
@@ -396,34 +381,8 @@ def identical_functions(funcs: list[llvm.FuncOp], keep: Collection[str] = ()) ->
     merged away (e.g. the entry, looked up by name). Merging repeats until
     no more functions become equal (wrappers that call merged kernels).
     """
-    rep: dict[str, str] = {}
     candidates = [f for f in funcs if f.body.blocks and f.sym_name.data not in keep]
-    refs: dict[str, set[str]] = {}
-    keys: dict[str, _Key | None] = {}
-    todo = candidates
-    while todo:
-        for f in todo:
-            callees: set[str] = set()
-            keys[f.sym_name.data] = _function_key(f, rep, callees)
-            refs[f.sym_name.data] = callees
-        first: dict[_Key, str] = {}
-        merged: set[str] = set()
-        for f in candidates:
-            name = f.sym_name.data
-            key = keys[name]
-            if name in rep or key is None:
-                continue
-            other = first.setdefault(key, name)
-            if other != name:
-                rep[name] = other
-                merged.add(name)
-        todo = [
-            f for f in candidates if f.sym_name.data not in rep and refs[f.sym_name.data] & merged
-        ]
-    for name in rep:  # representatives of representatives
-        while rep[name] in rep:
-            rep[name] = rep[rep[name]]
-    return rep
+    return identical_symbols(candidates, _function_key)
 
 
 def module_to_llvm_ir(

@@ -107,20 +107,12 @@ class _Reader:
         MLIR's `{anonymous}::Pattern` labels)."""
         ch = self.peek()
         if ch == "{":
-            depth, start = 0, self.pos
-            while self.pos < len(self.text):
-                c = self.text[self.pos]
-                depth += c == "{"
-                depth -= c == "}"
-                self.pos += 1
-                if depth == 0:
-                    after = self.peek()
-                    if not after or after.isspace() or after == "}":
-                        return self.text[start + 1 : self.pos - 1]
-                    self.pos = start  # `{x}::y`: braces are part of the value
-                    break
-            else:
-                raise self.error("unbalanced '{' in option value")
+            start = self.pos
+            inside = self.brace_group()
+            after = self.peek()
+            if not after or after.isspace() or after == "}":
+                return inside
+            self.pos = start  # `{x}::y`: braces are part of the value
         if ch and ch in "\"'":
             end = self.text.find(ch, self.pos + 1)
             if end < 0:

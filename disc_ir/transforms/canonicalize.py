@@ -594,11 +594,7 @@ class GreedyRewriteDriver:
         # constant may move it to the front of the entry block or erase it
         # (xDSL's private links are read directly: this runs over the whole
         # module on every sweep)
-        blocks: list[Block] = []
-        block = region._first_block  # pyright: ignore[reportPrivateUsage]
-        while block is not None:
-            blocks.append(block)
-            block = block._next_block  # pyright: ignore[reportPrivateUsage]
+        blocks = _blocks_of(region)
         constant_kind = _CONSTANT_KIND
         for block in blocks:
             ops: list[Operation] = []
@@ -742,6 +738,16 @@ class GreedyRewriteDriver:
         return changed
 
 
+def _blocks_of(region: Region) -> list[Block]:
+    """The blocks of `region`, listed from xDSL's private links (faster than `region.blocks`)."""
+    blocks: list[Block] = []
+    block = region._first_block  # pyright: ignore[reportPrivateUsage]
+    while block is not None:
+        blocks.append(block)
+        block = block._next_block  # pyright: ignore[reportPrivateUsage]
+    return blocks
+
+
 def _erase_unreachable_blocks(region: Region, on_remove: Callable[[Operation], None]) -> bool:
     """Erase blocks (in this region and nested ones) no path from the entry reaches."""
     changed = _erase_unreachable_nested(region, on_remove)
@@ -752,11 +758,7 @@ def _erase_unreachable_blocks(region: Region, on_remove: Callable[[Operation], N
 def _erase_unreachable_nested(region: Region, on_remove: Callable[[Operation], None]) -> bool:
     """`_erase_unreachable_in` on every region nested in `region`, outer ones first."""
     changed = False
-    blocks: list[Block] = []
-    block = region._first_block  # pyright: ignore[reportPrivateUsage]
-    while block is not None:
-        blocks.append(block)
-        block = block._next_block  # pyright: ignore[reportPrivateUsage]
+    blocks = _blocks_of(region)
     for block in blocks:
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:

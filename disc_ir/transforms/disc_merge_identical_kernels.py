@@ -43,28 +43,11 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
+from disc_ir.ir.structural_key import StructuralKey, identical_symbols
 from disc_ir.transforms.registry import register_pass
 
 #: stands for the kernel's own name in its fingerprint
 _SELF = ("@self",)
-
-
-class Fingerprint:
-    """A kernel's structure with its hash computed once (tuples rehash on every lookup)."""
-
-    __slots__ = ("hash", "items")
-
-    def __init__(self, items: tuple[Any, ...]) -> None:
-        self.items = items
-        self.hash = hash(items)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Fingerprint) and self.hash == other.hash and self.items == other.items
-        )
 
 
 def _mentions(attr: Attribute, names: set[str]) -> bool:
@@ -100,7 +83,7 @@ def _renamed(attr: Attribute, rename: dict[str, str]) -> Attribute:
     return attr
 
 
-def fingerprint(kernel: func.FuncOp, refs: set[str]) -> Fingerprint | None:
+def fingerprint(kernel: func.FuncOp, refs: set[str]) -> StructuralKey | None:
     """The structure of `kernel` without its name and SSA names (see the module docs).
 
     The names of the other symbols it references are added to `refs`. None
@@ -158,7 +141,7 @@ def fingerprint(kernel: func.FuncOp, refs: set[str]) -> Fingerprint | None:
 
     region(kernel.body)
     try:
-        return Fingerprint(tuple(items))
+        return StructuralKey(tuple(items))
     except TypeError:
         return None
 
@@ -170,46 +153,18 @@ def merge_identical_kernels(module: builtin.ModuleOp) -> dict[str, str]:
         for op in module.body.block.ops
         if isinstance(op, func.FuncOp) and CPU_KERNEL_FUNC_ATTR in op.attributes and op.body.blocks
     ]
-    rename: dict[str, str] = {}
-    refs: dict[str, set[str]] = {}
-    keys: dict[str, Fingerprint | None] = {}
-    todo = kernels
-    while todo:
-        for kernel in todo:
-            names: set[str] = set()
-            keys[kernel.sym_name.data] = fingerprint(kernel, names)
-            refs[kernel.sym_name.data] = names
-        first: dict[Fingerprint, str] = {}
-        merged: dict[str, str] = {}
-        for kernel in kernels:
-            name = kernel.sym_name.data
-            key = keys[name]
-            if name in rename or key is None:
-                continue
-            kept = first.setdefault(key, name)
-            if kept != name:
-                merged[name] = kept
-        if not merged:
-            break
-        rename.update(merged)
+
+    def rewrite(merged: dict[str, str], refs: dict[str, set[str]]) -> None:
         # references live outside the kernels (the launches) or in kernels that
         # reference other symbols (collected by their fingerprints)
-        _rewrite_references(
-            module, merged, skip={k for k in kernels if not refs[k.sym_name.data] & merged.keys()}
-        )
-        # kernels referencing a merged one may now be identical: fingerprint them again
-        todo = [
-            k
-            for k in kernels
-            if k.sym_name.data not in rename and refs[k.sym_name.data] & merged.keys()
-        ]
+        skip = {k for k in kernels if not refs[k.sym_name.data] & merged.keys()}
+        _rewrite_references(module, merged, skip)
+
+    rename = identical_symbols(kernels, lambda k, _renamed, refs: fingerprint(k, refs), rewrite)
     for kernel in kernels:
         if kernel.sym_name.data in rename:
             kernel.detach()
             kernel.erase()
-    for name in rename:  # representatives of representatives
-        while rename[name] in rename:
-            rename[name] = rename[rename[name]]
     return rename
 
 
@@ -239,4 +194,4 @@ class DiscMergeIdenticalKernelsPass(ModulePass):
         merge_identical_kernels(op)
 
 
-__all__ = ["DiscMergeIdenticalKernelsPass", "Fingerprint", "fingerprint", "merge_identical_kernels"]
+__all__ = ["DiscMergeIdenticalKernelsPass", "fingerprint", "merge_identical_kernels"]

@@ -204,6 +204,13 @@ def _launch_vadd(exec_ctx, blob_buffers, a, b, c, n, block=128):
 # ---------------------------------------------------------------------------
 
 
+def _foreign_cai(host: np.ndarray) -> object:
+    """A foreign array exposing `host`'s memory through __cuda_array_interface__
+    (host memory posing as device memory)."""
+    cai = DeviceArray(host.ctypes.data, host.shape, host.dtype).__cuda_array_interface__
+    return type("Foreign", (), {"__cuda_array_interface__": cai})()
+
+
 def test_cuda_array_interface_parsing():
     arr, stream = parse_cuda_array_interface(
         {
@@ -632,15 +639,7 @@ def test_execute_with_numpy_and_device_inputs():
         assert ctx.cuda.allocator.stats.bytes_in_use == 512  # the output gave its block back
         # A foreign array through __cuda_array_interface__ (here host memory posing as device).
         host = np.full(10, 2, np.float32)
-        foreign = type(
-            "Foreign",
-            (),
-            {
-                "__cuda_array_interface__": DeviceArray(
-                    host.ctypes.data, (10,), np.float32
-                ).__cuda_array_interface__
-            },
-        )()
+        foreign = _foreign_cai(host)
         out, _ = ctx.execute(lambda h: _vadd_entry(h, blob), [x, foreign])
         np.testing.assert_array_equal(np.asarray(out), x + 2)
         with pytest.raises(RalInputError, match="non-contiguous"):
@@ -699,15 +698,7 @@ def test_device_outputs_return_pending_and_wait_on_use():
 def test_calls_with_host_memory_or_foreign_arrays_still_wait():
     blob = ctypes.create_string_buffer(VADD_PTX.encode())
     host = np.full(10, 2, np.float32)
-    foreign = type(
-        "Foreign",
-        (),
-        {
-            "__cuda_array_interface__": DeviceArray(
-                host.ctypes.data, (10,), np.float32
-            ).__cuda_array_interface__
-        },
-    )()
+    foreign = _foreign_cai(host)
     backend = StreamBackend()
     with _context(backend) as ctx:
         y = ctx.device_array(np.ones(10, np.float32))

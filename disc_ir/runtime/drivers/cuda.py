@@ -48,7 +48,7 @@ from __future__ import annotations
 import ctypes
 import struct
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1356,27 +1356,26 @@ def _fast_send_output(generic: Any, element: ScalarType, rank: int) -> Any:
     return invoke
 
 
-def _fast_alloc(generic: Any) -> Any:
+def _with_cuda_state(generic: Any, run: Callable[[CudaExecState, Any], None]) -> Any:
+    """An entry that runs `run(state, slots)` when the call has CUDA state, else `generic`."""
+
     def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
         state = exec_ctx.driver_state.get(DRIVER_NAME)
         if state is None:
             generic(exec_ctx, slots)
-            return
-        nbytes = _I64C.from_address(slots[1]).value
-        _U64.from_address(slots[2]).value = state.driver.alloc_for(state, nbytes)
+        else:
+            run(state, slots)
 
     return invoke
 
 
-def _fast_dealloc(generic: Any) -> Any:
-    def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
-        state = exec_ctx.driver_state.get(DRIVER_NAME)
-        if state is None:
-            generic(exec_ctx, slots)
-            return
-        state.driver.dealloc_for(state, _U64.from_address(slots[1]).value)
+def _alloc_into_slots(state: CudaExecState, slots: Any) -> None:
+    nbytes = _I64C.from_address(slots[1]).value
+    _U64.from_address(slots[2]).value = state.driver.alloc_for(state, nbytes)
 
-    return invoke
+
+def _dealloc_from_slots(state: CudaExecState, slots: Any) -> None:
+    state.driver.dealloc_for(state, _U64.from_address(slots[1]).value)
 
 
 def _fast_const(generic: Any, code: str, rank: int) -> Any:
@@ -1460,9 +1459,9 @@ def _install_fast_invokers() -> None:
         b = entry.bindings
         entry.invoke = _fast_send_output(entry.invoke, ScalarType(b["T"]), b["N"])
     for entry in entries(ral_gpu_alloc, GLOBAL_REGISTRY):
-        entry.invoke = _fast_alloc(entry.invoke)
+        entry.invoke = _with_cuda_state(entry.invoke, _alloc_into_slots)
     for entry in entries(ral_gpu_dealloc, GLOBAL_REGISTRY):
-        entry.invoke = _fast_dealloc(entry.invoke)
+        entry.invoke = _with_cuda_state(entry.invoke, _dealloc_from_slots)
     for entry in entries(ral_gpu_const, GLOBAL_REGISTRY):
         b = entry.bindings
         entry.invoke = _fast_const(entry.invoke, b["T"], b["N"])
