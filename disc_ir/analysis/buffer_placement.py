@@ -80,7 +80,7 @@ def dealloc_end_operation(
                 continue
             before = anc
         alias_end = info.end_operation(alias, before)
-        if alias_end.parent_block() is block and end.is_before_in_block(alias_end):
+        if alias_end.parent_block() is block and info.order.is_before(end, alias_end):
             end = alias_end
     return end
 
@@ -110,6 +110,7 @@ def insert_dealloc_after_last_use(
         if existing is not end:
             existing.detach()
             Rewriter.insert_op(existing, InsertPoint.after(end))
+            liveness.block_info(block).order.moved(existing)
         return existing
     nxt = end.next_op
     if nxt is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from disc_ir.analysis.block_order import BlockOrder
 from disc_ir.analysis.dominance import ancestor_block_in_region, successors
 
 
@@ -44,6 +45,8 @@ class BlockLiveness:
         self.defined: set[SSAValue] = set()
         self.used: set[SSAValue] = set()
         self.escaping: set[SSAValue] = set()
+        #: the order of the block's ops, for `end_operation`
+        self.order = BlockOrder(block)
         region = block.parent
 
         def gather_out(value: SSAValue) -> None:
@@ -94,7 +97,7 @@ class BlockLiveness:
         end = start
         for use in value.uses:
             user = ancestor_op_in_block(self.block, use.operation)
-            if user is not None and end.is_before_in_block(user):
+            if user is not None and self.order.is_before(end, user):
                 end = user
         return end
 

@@ -22,13 +22,14 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir.analysis.block_order import OpOrder
 from disc_ir.transforms.canonicalize import region_dce
 from disc_ir.transforms.registry import register_pass
 
 SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
 
 
-def _dominates(value: SSAValue, op: Operation) -> bool:
+def _dominates(value: SSAValue, op: Operation, order: OpOrder) -> bool:
     """Whether `value` is available at `op` (defined in an enclosing block
     before it, or an argument of an enclosing block)."""
     if isinstance(value, OpResult):
@@ -36,7 +37,7 @@ def _dominates(value: SSAValue, op: Operation) -> bool:
         ancestor: Operation | None = op
         while ancestor is not None:
             if ancestor.parent_block() is def_op.parent_block():
-                return _before(def_op, ancestor)
+                return def_op is not ancestor and order.is_before(def_op, ancestor)
             ancestor = ancestor.parent_op()
         return False
     block = value.owner  # a block argument
@@ -49,19 +50,11 @@ def _dominates(value: SSAValue, op: Operation) -> bool:
     return False
 
 
-def _before(a: Operation, b: Operation) -> bool:
-    if a is b:
-        return False
-    node = a._next_op  # pyright: ignore[reportPrivateUsage] - a linear scan: the link itself
-    while node is not None:
-        if node is b:
-            return True
-        node = node._next_op  # pyright: ignore[reportPrivateUsage]
-    return False
-
-
 class FoldReinterpretCastOfAlloc(RewritePattern):
     """reinterpret_cast(alloc) of the same type -> alloc with the cast's sizes."""
+
+    def __init__(self) -> None:
+        self.order = OpOrder()
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, xmemref.ReinterpretCastOp):
@@ -75,7 +68,7 @@ class FoldReinterpretCastOfAlloc(RewritePattern):
         sizes = list(op.sizes)
         if len(sizes) != len(alloc.dynamic_sizes):
             return
-        if not all(_dominates(s, alloc) for s in sizes):
+        if not all(_dominates(s, alloc, self.order) for s in sizes):
             return
         new_alloc = xmemref.AllocOp(sizes, list(alloc.symbol_operands), alloc.memref.type)
         new_alloc.properties |= dict(alloc.properties)

@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.analysis.block_order import BlockOrder
 from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op, is_view_like
 from disc_ir.analysis.placement import find_entry_function
 from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
@@ -120,11 +121,10 @@ def _may_write(user: Operation, index: int) -> bool:
     return True
 
 
-def _last_writer_in_block(value: SSAValue, block: Block) -> Operation | None:
+def _last_writer_in_block(value: SSAValue, block: Block, positions: BlockOrder) -> Operation | None:
     """The last op of `block` that defines `value` or may write its buffer."""
     last: Operation | None = None
     last_pos = -1
-    positions = {op: i for i, op in enumerate(block.ops)}
 
     def consider(op: Operation | None) -> None:
         nonlocal last, last_pos
@@ -146,9 +146,8 @@ def _last_writer_in_block(value: SSAValue, block: Block) -> Operation | None:
     return last
 
 
-def _first_user_in_block(value: SSAValue, block: Block) -> Operation | None:
+def _first_user_in_block(value: SSAValue, block: Block, positions: BlockOrder) -> Operation | None:
     first: Operation | None = None
-    positions = {op: i for i, op in enumerate(block.ops)}
     for use in value.uses:
         ancestor = block.find_ancestor_op_in_block(use.operation)
         if ancestor is not None and (first is None or positions[ancestor] < positions[first]):
@@ -181,8 +180,9 @@ def _rewrite_entry(entry: func.FuncOp) -> None:
 
     # 1. arguments -> recv_input
     start = block.first_op
+    order = BlockOrder(block)
     for i, arg in enumerate(old_args):
-        anchor = _first_user_in_block(arg, block) if single_block else None
+        anchor = _first_user_in_block(arg, block, order) if single_block else None
         if anchor is None:
             anchor = start
         idx = _index_constant(i)
@@ -207,7 +207,7 @@ def _rewrite_entry(entry: func.FuncOp) -> None:
                 )
             idx = _index_constant(j)
             send = SendOutputOp(ctx, idx, value)
-            anchor = _last_writer_in_block(value, blk) if single_block else None
+            anchor = _last_writer_in_block(value, blk, order) if single_block else None
             if anchor is None:
                 Rewriter.insert_op([idx, send], InsertPoint.before(ret))
             else:

@@ -56,6 +56,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.analysis.block_order import OpOrder
 from disc_ir.analysis.shape_analysis import ShapeAnalysis, set_value_type
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
@@ -372,7 +373,7 @@ def _defining_block(v: SSAValue) -> Block | None:
     return v.op.parent_block()
 
 
-def _dominates(v: SSAValue, point: Operation) -> bool:
+def _dominates(v: SSAValue, point: Operation, order: OpOrder) -> bool:
     """Whether `v` is available before `point` (single-block regions nesting)."""
     block = _defining_block(v)
     current: Operation | None = point
@@ -381,7 +382,7 @@ def _dominates(v: SSAValue, point: Operation) -> bool:
             if isinstance(v, BlockArgument):
                 return True
             assert isinstance(v, OpResult)
-            return v.op is not current and v.op.is_before_in_block(current)
+            return v.op is not current and order.is_before(v.op, current)
         current = current.parent_op()
     return False
 
@@ -404,6 +405,7 @@ def build_tie_shape_ops(analysis: ShapeAnalysis, f: func.FuncOp) -> None:
         return index_consts[c]
 
     instances: dict[int, list[SSAValue]] = {}
+    order = OpOrder()
     created_dims: list[Operation] = []
     values = [
         v
@@ -451,7 +453,7 @@ def build_tie_shape_ops(analysis: ShapeAnalysis, f: func.FuncOp) -> None:
                 continue
             choice = own[i]
             for inst in instances.get(sd.id, ()):
-                if _dominates(inst, tie):
+                if _dominates(inst, tie, order):
                     choice = inst
                     break
             operands[i] = choice
