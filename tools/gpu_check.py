@@ -206,7 +206,6 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
     """`bench/graphs/*.mlir` on disc-ir (inputs and outputs on the GPU) against jax.jit on
     the GPU: median time per call (each synchronized), bytes in + out over that time, its
     fraction of the device-to-device copy bandwidth, and the ratio to XLA's time."""
-    import disc_ir
 
     out: dict[str, Any] = {"rows": rows, "cols": cols, "graphs": {}}
     out["copy_gb_per_s"] = copy_gb_per_s
@@ -226,13 +225,9 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
         entry: dict[str, Any] = {}
         out["graphs"][name] = entry
         try:
-            exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
-            arrays = _bench_inputs(exe, rows, cols, rng)
-            ral = exe._ral  # noqa: SLF001 - the executable's context
-            sync = lambda r=ral: r.cuda.backend.stream_synchronize(r.cuda.stream)  # noqa: E731
-            device_inputs = [ral.device_array(a) for a in arrays]
-            outputs = exe(*device_inputs)
-            nbytes = sum(a.nbytes for a in arrays) + sum(int(np.prod(o.shape)) * 4 for o in outputs)
+            run = _BenchRun(path, rows, cols, rng)
+            exe, device_inputs, sync = run.exe, run.device_inputs, run.sync
+            nbytes = run.nbytes
             seconds = _time(lambda exe=exe, d=device_inputs: exe(*d), sync, repeat=50)
             entry.update(disc_s=seconds, bytes=nbytes, disc_gb_per_s=nbytes / seconds / 1e9)
             if copy_gb_per_s:
@@ -241,20 +236,40 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
                 from bench.models import bench_model
 
                 fn = jax.jit(bench_model(name).fn)
-                jargs = [jax.device_put(a) for a in arrays]
+                jargs = [jax.device_put(a) for a in run.arrays]
                 result = fn(*jargs)
                 jax_s = _time(
                     lambda fn=fn, j=jargs: jax.block_until_ready(fn(*j)), lambda: None, repeat=50
                 )
                 entry.update(jax_s=jax_s, jax_gb_per_s=nbytes / jax_s / 1e9)
                 entry["ratio_to_xla"] = seconds / jax_s
-                got = _host(outputs[0])
+                got = _host(run.outputs[0])
                 want = np.asarray(result[0] if isinstance(result, tuple | list) else result)
                 entry["max_abs_diff_vs_jax"] = float(np.max(np.abs(got - want)))
         except Exception as err:  # noqa: BLE001
             entry["error"] = f"{type(err).__name__}: {str(err)[:300]}"
     out["ok"] = all("error" not in e for e in out["graphs"].values())
     return out
+
+
+class _BenchRun:
+    """A bench graph compiled for the GPU with its inputs on the device, called once."""
+
+    def __init__(self, path: Path, rows: int, cols: int, rng: np.random.Generator) -> None:
+        import disc_ir
+
+        self.exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
+        self.ral = self.exe._ral  # noqa: SLF001 - the executable's context
+        self.arrays = _bench_inputs(self.exe, rows, cols, rng)
+        self.device_inputs = [self.ral.device_array(a) for a in self.arrays]
+        self.outputs = self.exe(*self.device_inputs)
+        self.nbytes = sum(a.nbytes for a in self.arrays) + sum(
+            int(np.prod(o.shape)) * 4 for o in self.outputs
+        )
+
+    def sync(self) -> None:
+        """Waits for the work queued on the executable's stream."""
+        self.ral.cuda.backend.stream_synchronize(self.ral.cuda.stream)
 
 
 def _bench_inputs(exe: Any, rows: int, cols: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -292,7 +307,6 @@ def _gpu_placed(text: str) -> Any:
 def section_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
     """The memory-bound graphs with GPU-placed inputs and outputs: whole-call time, and the
     device time per kernel (CUPTI through torch.profiler) written to profile_<graph>.txt."""
-    import disc_ir
 
     out: dict[str, Any] = {"rows": rows, "cols": cols, "graphs": {}}
     try:
@@ -307,15 +321,11 @@ def section_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
         entry: dict[str, Any] = {}
         out["graphs"][name] = entry
         try:
-            exe = disc_ir.compile(_gpu_placed(path.read_text()), target="cuda", keep_ir=False)
-            ral = exe._ral  # noqa: SLF001 - the executable's context
-            arrays = _bench_inputs(exe, rows, cols, rng)
-            device_inputs = [ral.device_array(a) for a in arrays]
-            outputs = exe(*device_inputs)
-            entry["outputs"] = [type(o).__name__ for o in outputs]
-            sync = lambda r=ral: r.cuda.backend.stream_synchronize(r.cuda.stream)  # noqa: E731
+            run = _BenchRun(path, rows, cols, rng)
+            exe, device_inputs, sync = run.exe, run.device_inputs, run.sync
+            entry["outputs"] = [type(o).__name__ for o in run.outputs]
             entry["call_s"] = _time(lambda exe=exe, d=device_inputs: exe(*d), sync)
-            nbytes = sum(a.nbytes for a in arrays) + sum(int(np.prod(o.shape)) * 4 for o in outputs)
+            nbytes = run.nbytes
             entry["gb_per_s"] = nbytes / entry["call_s"] / 1e9
             if torch is not None:
                 with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
