@@ -13,11 +13,10 @@ over the row's columns:
       %max = scf.for %j = %c0 to %cols step %c1 iter_args(%a = %init) -> (f32) {
         %x = memref.load %X[%row, %j] ; %m = arith.maximumf %a, %x ; scf.yield %m
       }
-      scf.for %j = %c0 to %cols step %c1 {                 // exp(x - max), a sub-root
-        ... memref.store %e, %tile[%j]
-      }
-      %sum = scf.for ... iter_args(...) {                  // reads %tile[%j]
-        %s = arith.addf %a, %e fastmath<reassoc> ; ...
+      %sum = scf.for %j = %c0 to %cols step %c1 iter_args(%a = %zero) -> (f32) {
+        ... %e = math.exp(x - max)                          // a sub-root
+        memref.store %e, %tile[%j]
+        %s = arith.addf %a, %e fastmath<reassoc> ; scf.yield %s
       }
       scf.for %j = %c0 to %cols step %c1 { ... memref.store %o, %out[%row, %j] }
     }
@@ -32,6 +31,9 @@ over the row's columns:
   reduce outputs...) that is not a result stays an SSA value; results are
   stored to their buffers; so the fusion's intermediate buffers are never
   touched (`disc-remove-dead-buffer` drops them);
+* a full sub-root computed just before a row reduction of it shares that
+  reduction's loop (softmax's exp and its sum: one pass over the row, one
+  `exp` per element);
 * the other lmhlo ops are inlined into these loops right away (as
   `disc-input-inline-fusion` would), then the loads of tiles and row values
   are redirected to them;
@@ -56,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import memref
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import Operation, SSAValue
 
@@ -321,11 +323,24 @@ def lower_row_stitch(fusion: Operation, plan: RowStitchPlan) -> None:
             tile_of[out] = tile.memref
     row_value_of: dict[SSAValue, SSAValue] = {}
 
+    # A row reduction of the tile computed just before it shares the tile's pass.
+    reduce_after: dict[Operation, Operation] = {
+        tile_op: next_op
+        for tile_op, next_op in zip(plan.in_loop, plan.in_loop[1:], strict=False)
+        if tile_op in plan.tiles
+        and next_op.name == "lmhlo.reduce"
+        and next_op.operands[0] is result_buffer(tile_op)
+    }
+    reduced: dict[Operation, SSAValue] = {}
     for op in plan.in_loop:
         out = result_buffer(op)
         assert out is not None
-        if op.name == "lmhlo.reduce":
-            value = emit_row_reduce(body, op, row_index, trailing)
+        if op in reduce_after:
+            reduced[reduce_after[op]] = _emit_tile_and_reduce(
+                body, op, reduce_after[op], tile_of[out], row_index, cols, trailing
+            )
+        elif op.name == "lmhlo.reduce":
+            value = reduced[op] if op in reduced else emit_row_reduce(body, op, row_index, trailing)
             if op in plan.row_values:
                 row_value_of[out] = value
             else:
@@ -355,6 +370,30 @@ def lower_row_stitch(fusion: Operation, plan: RowStitchPlan) -> None:
     except InlineError as err:
         raise LoweringError(str(err)) from err
     _redirect_loads(loop, tile_of, row_value_of, trailing, p)
+
+
+def _emit_tile_and_reduce(
+    b: Builder,
+    tile_op: Operation,
+    reduce_op: Operation,
+    tile: SSAValue,
+    row_index: list[SSAValue],
+    cols: SSAValue,
+    trailing: Sequence[SSAValue],
+) -> SSAValue:
+    """One pass over the row computing `tile_op`'s elements into `tile` and
+    reducing them with `reduce_op` (which reads `tile_op`'s output); the
+    reduction's value for the row."""
+    init_value = elemental.create_load(b, reduce_op.operands[1], [])
+    loop = elemental.new_for(b, b.index(0), cols, b.index(1), [init_value])
+    ib = elemental.at_end(loop.body.block)
+    j = loop.body.block.args[0]
+    value = _element(ib, tile_op, row_index + _split_index(ib, j, trailing))
+    ib.create(memref.StoreOp.get(value, tile, [j]))
+    acc = elemental.accumulator(reduce_op)(ib, loop.body.block.args[1], value)
+    ib.create(scf.YieldOp(acc))
+    mark_reassociable_reductions(loop)
+    return loop.results[0]
 
 
 def _redirect_loads(

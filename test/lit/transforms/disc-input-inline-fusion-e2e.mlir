@@ -24,17 +24,18 @@ func.func @e2e(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %o: memref<?x?xf32>) ->
 // -----
 
 // A kStitch fusion on CPU (row schedule): the roots pass inlines it itself;
-// the exp tile on the stack, the sum a scalar, the broadcast of the sum
-// replaced by it; no lmhlo op is left.
+// the exp tile on the stack, written in the pass that sums it (one exp per
+// element), the sum a scalar, the broadcast of the sum replaced by it; no
+// lmhlo op is left.
 // CHECK-LABEL: func.func @stitch_softmax
 // CHECK-NOT:     lmhlo.dynamic_broadcast_in_dim
 // CHECK:         scf.parallel (%[[I:.*]]) =
 // CHECK:           %[[TILE:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
-// CHECK:           scf.for %[[J:.*]] =
-// CHECK:             math.exp
-// CHECK:             memref.store %{{.*}}, %[[TILE]][%[[J]]]
-// CHECK:           %[[SUM:.*]] = scf.for
-// CHECK:             arith.addf %{{.*}} fastmath<reassoc>
+// CHECK:           %[[SUM:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK:             %[[EXP:.*]] = math.exp
+// CHECK:             memref.store %[[EXP]], %[[TILE]][%[[J]]]
+// CHECK:             arith.addf %[[ACC]], %[[EXP]] fastmath<reassoc>
+// CHECK-NOT:         math.exp
 // CHECK:           scf.for %[[L:.*]] =
 // CHECK:             %[[E:.*]] = memref.load %[[TILE]][%[[L]]] : memref<?xf32>
 // CHECK:             %[[D:.*]] = arith.divf %[[E]], %[[SUM]] : f32

@@ -231,7 +231,8 @@ func.func @col_reduction(%a: memref<?x?xf32>, %t: memref<?x?xf32>, %init: memref
 
 // kStitch on CPU (softmax), row schedule: one scf.parallel over the rows; per
 // row, exp (a sub-root: reduce input read twice) goes to a row tile on the
-// stack, the sum is a reassociable scalar reduction over the tile, and the
+// stack in the same pass as the sum over it (a reassociable scalar
+// reduction: one exp per element), and the
 // broadcast of the sum is replaced by the row's scalar; the fusion's other
 // lmhlo ops are inlined right away.
 // CHECK-LABEL: func.func @stitch_softmax
@@ -242,15 +243,12 @@ func.func @col_reduction(%a: memref<?x?xf32>, %t: memref<?x?xf32>, %init: memref
 // CHECK-NEXT:      %[[COLS:.*]] = memref.dim %arg1, %[[C1]] : memref<?x?xf32>
 // CHECK-NEXT:      scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[ROWS]]) step (%[[C1]]) {
 // CHECK-NEXT:        %[[TILE:.*]] = memref.alloca(%[[COLS]]) : memref<?xf32>
-// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] {
+// CHECK-NEXT:        %[[INIT:.*]] = memref.load %arg2[] : memref<f32>
+// CHECK-NEXT:        %[[SUM:.*]] = scf.for %[[J:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
 // CHECK-NEXT:          %[[A:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<?x?xf32>
 // CHECK-NEXT:          %[[E:.*]] = math.exp %[[A]] : f32
 // CHECK-NEXT:          memref.store %[[E]], %[[TILE]][%[[J]]] : memref<?xf32>
-// CHECK-NEXT:        }
-// CHECK-NEXT:        %[[INIT:.*]] = memref.load %arg2[] : memref<f32>
-// CHECK-NEXT:        %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
-// CHECK-NEXT:          %[[T:.*]] = memref.load %[[TILE]][%[[K]]] : memref<?xf32>
-// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[T]] fastmath<reassoc> : f32
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : f32
 // CHECK-NEXT:          scf.yield %[[S]] : f32
 // CHECK-NEXT:        }
 // CHECK-NEXT:        scf.for %[[L:.*]] = %[[C0]] to %[[COLS]] step %[[C1]] {
