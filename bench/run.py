@@ -246,7 +246,7 @@ def dynamic_workload(
     for name in systems:
         log(f"  dynamic workload: {name} ...")
         try:
-            per_call, total, compile_s, outs = _dynamic_run(
+            per_call, total, compile_s, phases, outs = _dynamic_run(
                 name, model, all_sizes, all_args, threads
             )
         except Exception as exc:  # noqa: BLE001 - a failing system is a result
@@ -259,6 +259,8 @@ def dynamic_workload(
             "compile_s": compile_s,
             "per_call_s": per_call,
         }
+        if phases:
+            out["systems"][name]["compile_phases_s"] = phases
     ref = "xla" if "xla" in results else ("numpy" if "numpy" in results else None)
     out["reference"] = ref
     for name, outs in results.items():
@@ -279,8 +281,9 @@ def _dynamic_run(
     all_sizes: list[dict[str, int]],
     all_args: list[list[np.ndarray]],
     threads: int | None,
-) -> tuple[list[float], float, float | None, list[list[np.ndarray]]]:
-    """(seconds per call incl. compiles, total seconds, compile seconds or None, outputs)."""
+) -> tuple[list[float], float, float | None, dict[str, float] | None, list[list[np.ndarray]]]:
+    """(seconds per call incl. compiles, total seconds, compile seconds or None,
+    compile seconds per phase or None, outputs)."""
     per_call: list[float] = []
     outs: list[list[np.ndarray]] = []
     compile_s: float | None = None
@@ -298,7 +301,7 @@ def _dynamic_run(
             per_call.append(time.perf_counter() - t0)
         total = time.perf_counter() - t_start
         exe.close()
-        return per_call, total, compile_s, outs
+        return per_call, total, compile_s, phases, outs
     if name == "xla":
         import jax
 
@@ -311,7 +314,7 @@ def _dynamic_run(
             jax.block_until_ready(res)
             outs.append(M.as_list(res))
             per_call.append(time.perf_counter() - t0)
-        return per_call, time.perf_counter() - t_start, None, outs
+        return per_call, time.perf_counter() - t_start, None, None, outs
     if name == "torch.compile":
         import torch
         import torch._inductor.config as inductor_config
@@ -326,7 +329,7 @@ def _dynamic_run(
                 t0 = time.perf_counter()
                 outs.append([fn(*targs).numpy()])
                 per_call.append(time.perf_counter() - t0)
-        return per_call, time.perf_counter() - t_start, None, outs
+        return per_call, time.perf_counter() - t_start, None, None, outs
     if name == "iree":
         system = Iree()
         t_start = time.perf_counter()
@@ -337,7 +340,7 @@ def _dynamic_run(
             compile_s += prepared.compile_s
             outs.append(prepared.call())
             per_call.append(time.perf_counter() - t0)
-        return per_call, time.perf_counter() - t_start, compile_s, outs
+        return per_call, time.perf_counter() - t_start, compile_s, None, outs
     if name == "numpy":
         fn = M.numpy_fn(model.name)
         t_start = time.perf_counter()
@@ -345,7 +348,7 @@ def _dynamic_run(
             t0 = time.perf_counter()
             outs.append(M.as_list(fn(*args)))
             per_call.append(time.perf_counter() - t0)
-        return per_call, time.perf_counter() - t_start, None, outs
+        return per_call, time.perf_counter() - t_start, None, None, outs
     raise KeyError(f"unknown system '{name}'")
 
 
@@ -736,6 +739,9 @@ def format_report(payload: dict[str, Any]) -> str:
                 f"  {name:<14} total {e['total_s']:>7.2f} s{comp}, "
                 f"rel err {_fmt(e.get('max_rel_err'), '.1e')}"
             )
+            if e.get("compile_phases_s"):
+                phases = ", ".join(f"{k} {v:.2f}" for k, v in e["compile_phases_s"].items())
+                lines.append(f"  {'':<14} compile phases (s): {phases}")
         if "speedup_vs_xla" in dyn:
             lines.append(f"  disc-ir vs jax.jit: {dyn['speedup_vs_xla']:.2f}x faster")
     enc = payload.get("encoder")
