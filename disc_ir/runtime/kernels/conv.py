@@ -15,8 +15,9 @@ NCHW/OIHW and NHWC/HWIO (and any other permutation) go through one path.
 ``groups = input features / kernel input features``.
 
 Computed as im2col + one batched matmul over groups: the padded input is
-viewed (no copy) as ``[B, C, out spatial..., kernel spatial...]`` windows with
-``np.lib.stride_tricks.as_strided``, then contracted with the kernel.
+viewed (no copy) as ``[C, kernel spatial..., B, out spatial...]`` windows with
+``np.lib.stride_tricks.as_strided``, copied once (the innermost run is an
+output row) and contracted with the kernel.
 """
 
 from __future__ import annotations
@@ -67,27 +68,29 @@ def conv_nd(
         extent = dilation[i] * (ksizes[i] - 1) + 1
         out_sizes.append(max(0, (x.shape[2 + i] - extent) // strides[i] + 1))
     xs = x.strides
+    # The im2col matrix is gathered transposed, [C, *K, B, *S_out], so the
+    # copy's innermost run is an output row (contiguous in `x` at stride 1)
+    # rather than a kernel row of a few taps.
     windows = np.lib.stride_tricks.as_strided(
         x,
-        shape=(batch, channels, *out_sizes, *ksizes),
+        shape=(channels, *ksizes, batch, *out_sizes),
         strides=(
-            xs[0],
             xs[1],
-            *(xs[2 + i] * strides[i] for i in range(spatial)),
             *(xs[2 + i] * dilation[i] for i in range(spatial)),
+            xs[0],
+            *(xs[2 + i] * strides[i] for i in range(spatial)),
         ),
         writeable=False,
     )
     positions = int(np.prod(out_sizes, dtype=np.int64))
     taps = int(np.prod(ksizes, dtype=np.int64))
     og = out_features // groups
-    # [B, G, Cg, P, K] -> [G, B, P, Cg, K] -> [G, B*P, Cg*K]
-    cols = windows.reshape(batch, groups, group_channels, positions, taps)
-    cols = cols.transpose(1, 0, 3, 2, 4).reshape(groups, batch * positions, group_channels * taps)
+    # [G*Cg, *K, B, *P] -> [G, Cg*K, B*P], viewed as [G, B*P, Cg*K]
+    cols = np.ascontiguousarray(windows).reshape(groups, group_channels * taps, batch * positions)
     # [O, Cg, *K] -> [G, Og, Cg*K] -> [G, Cg*K, Og]
     kern = w.reshape(groups, og, group_channels * taps).transpose(0, 2, 1)
     out = np.empty((groups, batch * positions, og), dtype=np.result_type(cols, kern))
-    parallel_matmul(cols, kern, out, num_threads)  # [G, B*P, Og]
+    parallel_matmul(cols.transpose(0, 2, 1), kern, out, num_threads)  # [G, B*P, Og]
     out = out.reshape(groups, batch, positions, og).transpose(1, 0, 3, 2)
     return out.reshape(batch, out_features, *out_sizes)
 
