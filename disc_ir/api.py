@@ -625,11 +625,14 @@ class Executable:
 def preload(target: str = "cpu") -> None:
     """Loads now what the first compile for `target` would load lazily.
 
-    Imports the pipeline's pass modules and every registered dialect and
-    initializes LLVM's native target, so a server (or a benchmark, as jax is
+    Imports the pipeline's pass modules and every registered dialect,
+    initializes LLVM's native target and loads the RAL's native dispatcher
+    (the symbol the host code calls), so a server (or a benchmark, as jax is
     imported before it is timed) pays that once at start-up instead of on
     its first `compile`. Idempotent; CompileError for an unknown target.
     """
+    from disc_ir.runtime.dispatch import register_symbols
+
     if target not in TARGETS:
         raise CompileError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     ctx = make_context()
@@ -637,6 +640,7 @@ def preload(target: str = "cpu") -> None:
         ctx.load_registered_dialect(name)
     phase_passes(target)
     host_target_machine()
+    register_symbols()
 
 
 def compile(  # noqa: A001 - the public name, as torch.compile / jax's

@@ -378,17 +378,20 @@ def test_bf16_on_cpu_takes_and_gives_bit_patterns() -> None:
 
 
 def test_preload_loads_the_pipeline_before_the_first_compile() -> None:
-    """`preload` imports the target's pass modules (loaded lazily otherwise),
-    so a server pays for them at start-up; an unknown target is named."""
+    """`preload` imports the target's pass modules (loaded lazily otherwise)
+    and registers the RAL dispatcher with LLVM, so a server pays for them at
+    start-up; an unknown target is named."""
     code = (
         "import sys, disc_ir\n"
         "before = 'disc_ir.transforms.disc_to_llvm' in sys.modules\n"
+        "import disc_ir.runtime.dispatch as d\n"
+        "registered = d._registered\n"
         "disc_ir.preload('cpu')\n"
-        "print(before, 'disc_ir.transforms.disc_to_llvm' in sys.modules)\n"
+        "print(before, 'disc_ir.transforms.disc_to_llvm' in sys.modules, registered, d._registered)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
-    assert out == ["False", "True"]
+    assert out == ["False", "True", "False", "True"]
     with pytest.raises(CompileError, match="unknown target 'tpu'"):
         disc_ir.preload("tpu")
