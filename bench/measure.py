@@ -53,6 +53,46 @@ def time_call(
     }
 
 
+def time_calls_interleaved(
+    calls: dict[str, Callable[[], Any]], warmup: int, repeats: int, budget_s: float
+) -> dict[str, dict[str, float | int]]:
+    """`time_call` for several systems at once: after each one's warmup, the
+    timed calls go round-robin (one call of each system per round, the order
+    rotating every round), so a drift of the machine's speed hits every system
+    alike. A system stops at `repeats` samples, or at 3 once its calls took
+    `budget_s` in all."""
+    for call in calls.values():
+        for _ in range(warmup):
+            call()
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    spent = dict.fromkeys(calls, 0.0)
+
+    def running(name: str) -> bool:
+        n = len(samples[name])
+        return n < repeats and (n < 3 or spent[name] < budget_s)
+
+    names = list(calls)
+    turn = 0
+    while any(running(n) for n in names):
+        for name in names[turn:] + names[:turn]:
+            if not running(name):
+                continue
+            t0 = time.perf_counter()
+            calls[name]()
+            dt = time.perf_counter() - t0
+            spent[name] += dt
+            samples[name].append(dt * 1e3)
+        turn = (turn + 1) % len(names)
+    return {
+        name: {
+            "median_ms": statistics.median(s),
+            "min_ms": min(s),
+            "samples": len(s),
+        }
+        for name, s in samples.items()
+    }
+
+
 def copy_bandwidth(nbytes: int = 256 << 20, repeats: int = 10) -> dict[str, float]:
     """The machine's copy bandwidth measured with numpy (single thread), GB/s."""
     n = nbytes // 4

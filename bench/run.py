@@ -9,8 +9,10 @@ Sections (all by default):
 
 - `runtime`: each zoo model at representative sizes (4096x768 memory-bound
   graphs, BERT layer at seq 128 / 512, ...). Every system is prepared
-  (compiled) and timed in this one process: `warmup` calls, then up to
-  `repeats` calls within `budget` seconds; the median is reported with its
+  (compiled) in this one process, then all are timed together: `warmup`
+  calls each, then their timed calls alternate round-robin (so a drift of
+  the machine's speed hits every system alike), each system up to `repeats`
+  calls within `budget` seconds of its own; the median is reported with its
   ratio to XLA and to the best *other* system, the compile time (disc-ir per
   pipeline phase), and the relative error of the outputs against XLA
   (against the numpy twin when XLA is unavailable). Memory-bound graphs get
@@ -61,12 +63,19 @@ from typing import Any
 import numpy as np
 
 from bench import models as M
-from bench.measure import copy_bandwidth, peak_rss, relative_error, time_call
+from bench.measure import (
+    copy_bandwidth,
+    peak_rss,
+    relative_error,
+    time_call,
+    time_calls_interleaved,
+)
 from bench.systems import (
     PEERS,
     SYSTEMS,
     DiscIR,
     Iree,
+    Prepared,
     System,
     configure_jax,
     error_text,
@@ -150,8 +159,8 @@ def bench_one(
         "systems": {},
     }
     outputs: dict[str, list[np.ndarray]] = {}
+    ready: dict[str, Prepared] = {}
     for name, system in systems.items():
-        entry: dict[str, Any]
         if isinstance(system, str):
             record["systems"][name] = {"status": "unavailable", "error": system}
             continue
@@ -159,13 +168,27 @@ def bench_one(
         try:
             prepared = system.prepare(model, full, args)
             outputs[name] = prepared.call()
-            timing = time_call(prepared.call, warmup, repeats, budget_s)
         except Exception as exc:  # noqa: BLE001 - a failing system is a result
             record["systems"][name] = {"status": "error", "error": error_text(exc)}
             continue
-        entry = {
+        ready[name] = prepared
+    timings: dict[str, dict[str, float | int]] = {}
+    try:
+        timings = time_calls_interleaved(
+            {n: p.call for n, p in ready.items()}, warmup, repeats, budget_s
+        )
+    except Exception:  # noqa: BLE001 - find the failing system: time each alone
+        for name, prepared in ready.items():
+            try:
+                timings[name] = time_call(prepared.call, warmup, repeats, budget_s)
+            except Exception as exc:  # noqa: BLE001 - a failing system is a result
+                record["systems"][name] = {"status": "error", "error": error_text(exc)}
+    for name, prepared in ready.items():
+        if name not in timings:
+            continue
+        entry: dict[str, Any] = {
             "status": "ok",
-            **timing,
+            **timings[name],
             "compile_s": prepared.compile_s,
             "compile_phases": prepared.phases,
             "compiled_now": prepared.compiled_now,
@@ -173,6 +196,7 @@ def bench_one(
         if prepared.info:
             entry["info"] = prepared.info
         record["systems"][name] = entry
+    record["systems"] = {n: record["systems"][n] for n in systems if n in record["systems"]}
     ref_name = "xla" if "xla" in outputs else ("numpy" if "numpy" in outputs else None)
     record["reference"] = ref_name
     if ref_name is None:
@@ -908,7 +932,7 @@ def main(argv: list[str] | None = None) -> int:
         # the encoder's compiles do not fit the quick budget either
         sections = [s for s in sections if s != "encoder"]
     warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
-    repeats = args.repeats if args.repeats is not None else (5 if args.quick else 30)
+    repeats = args.repeats if args.repeats is not None else (5 if args.quick else 100)
     budget = args.budget if args.budget is not None else (0.2 if args.quick else 2.0)
     try:
         plan = parse_plan(args.models, args.quick)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import run as R  # noqa: E402
-from bench.measure import peak_rss, relative_error, time_call  # noqa: E402
+from bench.measure import (  # noqa: E402
+    peak_rss,
+    relative_error,
+    time_call,
+    time_calls_interleaved,
+)
 from bench.systems import Prepared, System, configure_jax  # noqa: E402
 
 SYSTEMS = ("disc-ir", "xla", "iree", "numpy")
@@ -140,6 +146,28 @@ def test_measure_helpers() -> None:
     t = time_call(lambda: None, 1, 4, 10.0)
     assert t["samples"] == 4 and t["min_ms"] <= t["median_ms"]
     assert time_call(lambda: None, 0, 30, 0.0)["samples"] == 3  # budget spent: the minimum
+
+
+def test_interleaved_timing_alternates_systems() -> None:
+    """Timed calls go round-robin with a rotating order; each system stops on its own."""
+    order: list[str] = []
+
+    def slow() -> None:
+        order.append("slow")
+        time.sleep(0.002)
+
+    t = time_calls_interleaved(
+        {"a": lambda: order.append("a"), "b": lambda: order.append("b"), "slow": slow},
+        warmup=1,
+        repeats=6,
+        budget_s=0.004,
+    )
+    assert order[:3] == ["a", "b", "slow"]  # the warmups, one system after the other
+    timed = order[3:]
+    assert timed[:3] == ["a", "b", "slow"] and timed[3:6] == ["b", "slow", "a"]
+    assert t["a"]["samples"] == t["b"]["samples"] == 6
+    assert t["slow"]["samples"] == 3  # its budget was spent after the minimum of 3 calls
+    assert t["slow"]["median_ms"] >= 2.0 > t["a"]["median_ms"]
     assert (
         R.dynamic_rows(32, 64, 4096)[:2] == [64, 194]
         and len(set(R.dynamic_rows(32, 64, 4096))) == 32
