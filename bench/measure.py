@@ -54,12 +54,19 @@ def time_call(
 
 
 def time_calls_interleaved(
-    calls: dict[str, Callable[[], Any]], warmup: int, repeats: int, budget_s: float
+    calls: dict[str, Callable[[], Any]],
+    warmup: int,
+    repeats: int,
+    budget_s: float,
+    burst: int = 10,
 ) -> dict[str, dict[str, float | int]]:
-    """`time_call` for several systems at once: after each one's warmup, the
-    timed calls go round-robin (one call of each system per round, the order
-    rotating every round), so a drift of the machine's speed hits every system
-    alike. A system stops at `repeats` samples, or at 3 once its calls took
+    """`time_call` for several systems at once, in rounds: after each one's
+    warmup, every round gives each system (in an order rotating every round)
+    one untimed call, which absorbs what the previous system left behind (its
+    spinning worker threads, evicted caches), then up to `burst` timed calls.
+    So each system's samples are steady-state calls spread over the whole
+    measurement, and a drift of the machine's speed hits every system alike.
+    A system stops at `repeats` samples, or at 3 once its timed calls took
     `budget_s` in all."""
     for call in calls.values():
         for _ in range(warmup):
@@ -77,11 +84,15 @@ def time_calls_interleaved(
         for name in names[turn:] + names[:turn]:
             if not running(name):
                 continue
-            t0 = time.perf_counter()
             calls[name]()
-            dt = time.perf_counter() - t0
-            spent[name] += dt
-            samples[name].append(dt * 1e3)
+            for _ in range(burst):
+                if not running(name):
+                    break
+                t0 = time.perf_counter()
+                calls[name]()
+                dt = time.perf_counter() - t0
+                spent[name] += dt
+                samples[name].append(dt * 1e3)
         turn = (turn + 1) % len(names)
     return {
         name: {

@@ -10,9 +10,11 @@ Sections (all by default):
 - `runtime`: each zoo model at representative sizes (4096x768 memory-bound
   graphs, BERT layer at seq 128 / 512, ...). Every system is prepared
   (compiled) in this one process, then all are timed together: `warmup`
-  calls each, then their timed calls alternate round-robin (so a drift of
-  the machine's speed hits every system alike), each system up to `repeats`
-  calls within `budget` seconds of its own; the median is reported with its
+  calls each, then rounds in which each system makes one untimed call and a
+  burst of 10 timed ones (`measure.time_calls_interleaved`: steady-state
+  samples spread over the whole measurement, so a drift of the machine's
+  speed hits every system alike), each system up to `repeats` timed calls
+  within `budget` seconds of its own; the median is reported with its
   ratio to XLA and to the best *other* system, the compile time (disc-ir per
   pipeline phase), and the relative error of the outputs against XLA
   (against the numpy twin when XLA is unavailable). Memory-bound graphs get
