@@ -19,7 +19,6 @@ to and is skipped when a later run starts from that same state (e.g. after a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from weakref import WeakKeyDictionary
 
 from xdsl.ir import Operation
 
@@ -88,25 +87,35 @@ class FixedPoints:
     `context`: an object the pass's behaviour also depends on (e.g. the
     xDSL `Context` its patterns build ops in); a state counts only with the
     same object.
+
+    The states live on the module object itself (a private attribute), not in
+    a table of this object's: a snapshot holds the module's ops, which hold
+    their parents, so a table keyed by module -- even a weak one -- would keep
+    every module ever seen alive. On the module they form a cycle that is
+    collected with it.
     """
 
     def __init__(self) -> None:
-        self._states: WeakKeyDictionary[Operation, dict[Hashable, tuple[object, list[object]]]] = (
-            WeakKeyDictionary()
-        )
+        self._attribute = f"_disc_fixed_points_{id(self):x}"
+
+    def _states(self, module: Operation) -> dict[Hashable, tuple[object, list[object]]] | None:
+        return module.__dict__.get(self._attribute)
 
     def is_fixed_point(self, module: Operation, key: Hashable, context: object = None) -> bool:
         """Whether `module` is unchanged since `record(module, key, context)`."""
-        state = self._states.get(module, {}).get(key)
+        states = self._states(module)
+        state = states.get(key) if states is not None else None
         return state is not None and state[0] is context and _matches(module, state[1])
 
     def record(self, module: Operation, key: Hashable, context: object = None) -> None:
         """Remember the current state of `module` as a fixed point of pass `key`."""
-        self._states.setdefault(module, {})[key] = (context, fingerprint(module))
+        module.__dict__.setdefault(self._attribute, {})[key] = (context, fingerprint(module))
 
     def forget(self, module: Operation, key: Hashable) -> None:
         """Drop what is remembered of `module` for pass `key`."""
-        self._states.get(module, {}).pop(key, None)
+        states = self._states(module)
+        if states is not None:
+            states.pop(key, None)
 
 
 __all__ = ["FixedPoints", "fingerprint"]

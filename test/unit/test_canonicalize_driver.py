@@ -6,14 +6,18 @@
 - `cse`'s scoped table of known ops: an op known in a nested region is not
   visible after it, an isolated-from-above op starts from a blank table;
 - `fingerprint`'s early-exit comparison (`FixedPoints.is_fixed_point`)
-  answers what comparing full snapshots answers.
+  answers what comparing full snapshots answers, and a remembered state
+  does not keep its module (or a compile's IR) alive.
 """
 
 from __future__ import annotations
 
+import gc
 import io
+import weakref
 
 from xdsl.dialects.builtin import UnitAttr
+from xdsl.ir import Operation
 from xdsl.transforms.dead_code_elimination import region_dce as xdsl_region_dce
 
 from disc_ir.ir.context import make_context
@@ -107,3 +111,31 @@ def test_fixed_point_comparison() -> None:
     del last.attributes["x"]
     assert points.is_fixed_point(module, "k")
     assert not points.is_fixed_point(module, "other")
+
+
+def test_remembered_fixed_points_do_not_keep_modules_alive() -> None:
+    """A state recorded for a module dies with it: a compile's modules are freed."""
+    module = parse_module(make_context(), DCE_INPUT)
+    points = FixedPoints()
+    points.record(module, "k")
+    ref = weakref.ref(module)
+    del module
+    gc.collect()
+    assert ref() is None
+
+
+def test_compiles_do_not_accumulate_ir() -> None:
+    """Compiling the same graph again leaves no more live IR behind than before."""
+    import disc_ir
+
+    def live_ops() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Operation))
+
+    source = "func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {\n"
+    source += "  %0 = mhlo.add %a, %a : tensor<?xf32>\n  return %0 : tensor<?xf32>\n}\n"
+    disc_ir.compile(source, keep_ir=False).close()
+    before = live_ops()
+    for _ in range(3):
+        disc_ir.compile(source, keep_ir=False).close()
+    assert live_ops() <= before
