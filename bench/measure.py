@@ -35,22 +35,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def time_call(
     call: Callable[[], Any], warmup: int, repeats: int, budget_s: float
 ) -> dict[str, float | int]:
-    """Median / min wall time of `call()` in ms and the number of samples."""
-    for _ in range(warmup):
-        call()
-    samples: list[float] = []
-    spent = 0.0
-    while len(samples) < repeats and (len(samples) < 3 or spent < budget_s):
-        t0 = time.perf_counter()
-        call()
-        dt = time.perf_counter() - t0
-        spent += dt
-        samples.append(dt * 1e3)
-    return {
-        "median_ms": statistics.median(samples),
-        "min_ms": min(samples),
-        "samples": len(samples),
-    }
+    """Median / min wall time of `call()` in ms and the number of samples:
+    `warmup` calls, then up to `repeats` timed ones (at least 3) within
+    `budget_s` seconds of timed calls."""
+    return time_calls_interleaved({"call": call}, warmup, repeats, budget_s, burst=max(repeats, 1))[
+        "call"
+    ]
 
 
 def time_calls_interleaved(

@@ -38,7 +38,7 @@ reduction loop for one row of a row-tiled schedule (the CPU stitch).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import Operation, SSAValue
@@ -89,22 +89,38 @@ def mark_reassociable_reductions(root: Operation) -> None:
                 owner.properties["fastmath"] = REASSOC
 
 
+#: computes a reduction's input element in the row loop's body: (builder, the
+#: linear column index, the column indices over the trailing dims) -> value
+ElementFn = Callable[[Builder, SSAValue, list[SSAValue]], SSAValue]
+
+
 def emit_row_reduce(
-    b: Builder, op: Operation, row_index: list[SSAValue], trailing: list[SSAValue]
+    b: Builder,
+    op: Operation,
+    row_index: list[SSAValue],
+    trailing: list[SSAValue],
+    element: ElementFn | None = None,
+    total: SSAValue | None = None,
 ) -> SSAValue:
     """The reduction of `op` (over its operand's trailing dims, of sizes `trailing`)
     for the row at `row_index`: an `scf.for` over the row's elements carrying the
-    accumulator, marked reassociable."""
+    accumulator, marked reassociable. Each element is loaded from the operand,
+    or computed by `element` (which may also store it somewhere); `total`: the
+    row's element count when already computed."""
     operand, init = op.operands[0], op.operands[1]
     init_value = elemental.create_load(b, init, [])
-    total = trailing[0]
-    for size in trailing[1:]:
-        total = b.muli(total, size)
+    if total is None:
+        total = trailing[0]
+        for size in trailing[1:]:
+            total = b.muli(total, size)
     loop = elemental.new_for(b, b.index(0), total, b.index(1), [init_value])
     body = elemental.at_end(loop.body.block)
     j = loop.body.block.args[0]
     column = [j] if len(trailing) == 1 else elemental.delinearize(body, j, trailing)
-    data = elemental.create_load(body, operand, row_index + column)
+    if element is None:
+        data = elemental.create_load(body, operand, row_index + column)
+    else:
+        data = element(body, j, column)
     acc = elemental.accumulator(op)(body, loop.body.block.args[1], data)
     body.create(scf.YieldOp(acc))
     mark_reassociable_reductions(loop)

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import memref, scf
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import Operation, SSAValue
 
@@ -379,21 +379,18 @@ def _emit_tile_and_reduce(
     tile: SSAValue,
     row_index: list[SSAValue],
     cols: SSAValue,
-    trailing: Sequence[SSAValue],
+    trailing: list[SSAValue],
 ) -> SSAValue:
     """One pass over the row computing `tile_op`'s elements into `tile` and
     reducing them with `reduce_op` (which reads `tile_op`'s output); the
     reduction's value for the row."""
-    init_value = elemental.create_load(b, reduce_op.operands[1], [])
-    loop = elemental.new_for(b, b.index(0), cols, b.index(1), [init_value])
-    ib = elemental.at_end(loop.body.block)
-    j = loop.body.block.args[0]
-    value = _element(ib, tile_op, row_index + _split_index(ib, j, trailing))
-    ib.create(memref.StoreOp.get(value, tile, [j]))
-    acc = elemental.accumulator(reduce_op)(ib, loop.body.block.args[1], value)
-    ib.create(scf.YieldOp(acc))
-    mark_reassociable_reductions(loop)
-    return loop.results[0]
+
+    def element(ib: Builder, j: SSAValue, column: list[SSAValue]) -> SSAValue:
+        value = _element(ib, tile_op, row_index + column)
+        ib.create(memref.StoreOp.get(value, tile, [j]))
+        return value
+
+    return emit_row_reduce(b, reduce_op, row_index, trailing, element, total=cols)
 
 
 def _redirect_loads(
