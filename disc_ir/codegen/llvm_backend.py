@@ -537,15 +537,27 @@ def optimize_split(
 
     Without host functions to split off, the whole module is optimized in place.
     """
+    parts = optimize_parts(mod, target_machine, opt_level, host)
+    if len(parts) == 1:
+        return parts[0]
+    kernels, host_part = parts
+    kernels.link_in(host_part)
+    return kernels
+
+
+def optimize_parts(
+    mod: Any, target_machine: Any, opt_level: int = 3, host: Collection[str] = ()
+) -> list[Any]:
+    """`mod` optimized as `optimize_split` does, left in its parts: `[kernels,
+    host]` when the `host` functions were split off, else `[mod]`."""
     split = _split_host_functions(mod, host) if host and opt_level > 0 else None
     if split is None:
         optimize_module(mod, target_machine, opt_level)
-        return mod
+        return [mod]
     kernels, host_part = (parse_llvm_ir(text) for text in split)
     optimize_module(kernels, target_machine, opt_level)
     _optimize_host_module(host_part, target_machine)
-    kernels.link_in(host_part)
-    return kernels
+    return [kernels, host_part]
 
 
 _JIT_LOCK = threading.Lock()
@@ -587,20 +599,27 @@ class HostJit:
         register_symbols()
         with _JIT_LOCK:
             self.target_machine = jit_target_machine(opt_level)
-            mod = optimize_split(
+            parts = optimize_parts(
                 parse_llvm_ir(llvm_ir), self.target_machine, opt_level, host_functions
             )
-            mod.name = name
             if _LLJIT is None:
                 _LLJIT = llvm_binding.create_lljit_compiler(
                     jit_target_machine(opt_level), use_jit_link=True
                 )
-            builder = llvm_binding.JITLibraryBuilder().add_ir(str(mod))
+            builder = llvm_binding.JITLibraryBuilder()
+            # Machine code is made here, one object per part: the host part's
+            # straight-line glue with instruction selection at O0 (FastISel),
+            # which is linear in its size, where SelectionDAG at O2+ costs
+            # seconds on a large graph's entry for no measurable runtime gain.
+            for i, part in enumerate(parts):
+                machine = self.target_machine if i == 0 else jit_target_machine(0)
+                builder.add_object_img(machine.emit_object(part))
             builder.import_symbol(DISC_RAL_CALL, symbol_address())
             builder.add_current_process()
             self._exported = [
                 f.name
-                for f in mod.functions
+                for part in parts
+                for f in part.functions
                 if not f.is_declaration and f.linkage == llvm_binding.Linkage.external
             ]
             for fn in self._exported:
@@ -609,7 +628,18 @@ class HostJit:
                 self._tracker = builder.link(_LLJIT, f"{name}.{next(_JIT_NAMES)}")
             except RuntimeError as e:
                 raise BackendError(f"JIT linking failed: {e}") from e
-        self.module = mod
+        self._parts = parts
+        self.name = name
+
+    @property
+    def module(self) -> Any:
+        """The optimized LLVM module (its parts linked into one copy)."""
+        if len(self._parts) == 1:
+            return self._parts[0]
+        linked = parse_llvm_ir(str(self._parts[0]))
+        linked.link_in(self._parts[1], preserve=True)
+        linked.name = self.name
+        return linked
 
     @property
     def optimized_ir(self) -> str:
