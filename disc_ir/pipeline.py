@@ -186,7 +186,9 @@ def _phases(target: str) -> list[Phase]:
         *CLEANUP,
         "lower-affine",
         *(["disc-strip-shape-constraint-ops"] if shape_constraint_ir_enabled() else []),
-        "disc-to-llvm",
+        # disc-ir's option: RAL calls through shared host-glue functions
+        # (a large graph's entry compiles several times faster)
+        "disc-to-llvm{outline-ral-calls=true}",
         *CLEANUP,
     ]
     # CodeGen on the GPU (BladeDISC's gpu_enabled branch): the same loop

@@ -14,6 +14,14 @@ by moving the last element into the hole, as BladeDISC's `OrderedSet` does.
 
 from __future__ import annotations
 
+import numpy as np
+
+_ONE = np.uint64(1)
+
+
+def _bit(y: int) -> np.uint64:
+    return _ONE << np.uint64(y & 63)
+
 
 class _OrderedSet:
     """An insertion-ordered set of ints whose erase swaps in the last element."""
@@ -71,8 +79,8 @@ class GraphCycles:
         # Transitive closure cache (`reachability`), dropped on any edge change;
         # `_undo` keeps the closure from before the last new edge, restored when
         # that very edge is removed next (a trial edge: the edges are as before).
-        self._reach: dict[int, int] | None = None
-        self._undo: tuple[int, int, dict[int, int]] | None = None
+        self._reach: np.ndarray | None = None
+        self._undo: tuple[int, int, np.ndarray] | None = None
 
     # -- queries --------------------------------------------------------------
 
@@ -105,28 +113,43 @@ class GraphCycles:
         nx, ny = self._nodes[x], self._nodes[y]
         if nx.rank >= ny.rank:
             return False
-        if self._reach is not None and x in self._reach:
-            return bool((self._reach[x] >> y) & 1)
+        if self._reach is not None:
+            return self.reaches(x, y)
         found = self._forward_dfs(x, ny.rank)
         self._clear_visited(self._deltaf)
         return found
 
-    def reachability(self) -> dict[int, int]:
-        """Active node -> bitmask of the nodes it reaches (bit `y` set iff a
-        path leads to `y`; a node's own bit is clear). A snapshot: valid until
-        the next change of the edges (cached until then). `is_reachable(x, y)`
-        for many pairs at once.
+    def reachability(self) -> np.ndarray:
+        """The transitive closure as a bit matrix: row `x`, bit `y` (word
+        `y >> 6`, bit `y & 63` of the uint64 row) set iff a path leads from
+        active node `x` to `y` (a node's own bit is clear; rows of merged-away
+        nodes are zero). A snapshot: valid until the next change of the edges
+        (cached until then). Ask it with `reaches` / `connected_to`.
         """
         if self._reach is not None:
             return self._reach
-        reach: dict[int, int] = {}
-        for n in self.all_nodes_in_post_order():  # successors before their producers
-            bits = 0
-            for w in self._nodes[n].outputs._seq:
-                bits |= reach[w] | (1 << w)
-            reach[n] = bits
+        n = len(self._nodes)
+        reach = np.zeros((n, (n + 63) // 64), dtype=np.uint64)
+        for x in self.all_nodes_in_post_order():  # successors before their producers
+            row = reach[x]
+            for w in self._nodes[x].outputs._seq:
+                row |= reach[w]
+                row[w >> 6] |= _bit(w)
         self._reach, self._undo = reach, None
         return reach
+
+    def reaches(self, x: int, y: int) -> bool:
+        """Whether a path of one edge or more leads from `x` to `y`, from the closure."""
+        return bool((int(self.reachability()[x, y >> 6]) >> (y & 63)) & 1)
+
+    def connected_to(self, x: int, nodes: np.ndarray) -> np.ndarray:
+        """For each of `nodes` (an int64 array), whether a path leads from `x`
+        to it or from it to `x` (a bool array)."""
+        reach = self.reachability()
+        shifts = (nodes & 63).astype(np.uint64)
+        forward = (reach[x, nodes >> 6] >> shifts) & _ONE
+        backward = (reach[nodes, x >> 6] >> np.uint64(x & 63)) & _ONE
+        return (forward | backward).astype(bool)
 
     def _edges_changed(self) -> None:
         self._reach = self._undo = None
@@ -143,11 +166,11 @@ class GraphCycles:
         # (its last hop; p != a as the graph is acyclic): scan the shorter list.
         outs, ins = na.outputs._seq, nb.inputs._seq
         if len(outs) <= len(ins):
-            bit = 1 << b
-            other_path = any(s != b and reach[s] & bit for s in outs)
+            word, shift = b >> 6, b & 63
+            other_path = any(s != b and (int(reach[s, word]) >> shift) & 1 for s in outs)
         else:
-            reach_a = reach[a]
-            other_path = any(p != a and (reach_a >> p) & 1 for p in ins)
+            row = reach[a]
+            other_path = any(p != a and (int(row[p >> 6]) >> (p & 63)) & 1 for p in ins)
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
         na.outputs.erase(b)
@@ -290,23 +313,30 @@ class GraphCycles:
 
 
 def _contracted_closure(
-    closure: dict[int, int], ends: tuple[int, int], kept: int, removed: int
-) -> dict[int, int]:
+    closure: np.ndarray, ends: tuple[int, int], kept: int, removed: int
+) -> np.ndarray:
     """The transitive closure after merging `ends` (no other path between
-    them) into `kept`, from the closure before (with or without the edge
-    between them): whatever reached either end reaches `kept` and all that
-    either end reached; O(nodes) instead of a rebuild over every edge."""
-    ends_mask = (1 << ends[0]) | (1 << ends[1])
-    merged = (closure[ends[0]] | closure[ends[1]]) & ~ends_mask
-    gain = merged | (1 << kept)
-    drop = ~(1 << removed)
-    out: dict[int, int] = {}
-    for x, bits in closure.items():
-        if x in ends:
-            continue
-        out[x] = (bits | gain) & drop if bits & ends_mask else bits
-    out[kept] = merged
-    return out
+    them) into `kept`, updated in place from the closure before (with or
+    without the edge between them): whatever reached either end reaches
+    `kept` and all that either end reached; a few row operations over the
+    bit matrix instead of a rebuild over every edge."""
+    e0, e1 = ends
+    column = (closure[:, e0 >> 6] >> np.uint64(e0 & 63)) | (
+        closure[:, e1 >> 6] >> np.uint64(e1 & 63)
+    )
+    ancestors = np.flatnonzero(column & _ONE)
+    merged = closure[e0] | closure[e1]
+    for e in ends:
+        merged[e >> 6] &= ~_bit(e)
+    gain = merged.copy()
+    gain[kept >> 6] |= _bit(kept)
+    rows = closure[ancestors]
+    rows |= gain
+    rows[:, removed >> 6] &= ~_bit(removed)
+    closure[ancestors] = rows
+    closure[kept] = merged
+    closure[removed] = 0
+    return closure
 
 
 __all__ = ["GraphCycles"]

@@ -46,6 +46,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.ir.structural_key import StructuralKey, identical_symbols
+from disc_ir.runtime.abi import HOST_GLUE_PREFIX
 
 _INIT_LOCK = threading.Lock()
 _INITIALIZED = False
@@ -472,6 +473,11 @@ _DEFINE_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
 _LOCAL_LINKAGES = (llvm_binding.Linkage.internal, llvm_binding.Linkage.private)
 
 
+def _is_host(name: str, host: Collection[str]) -> bool:
+    """`name` is one of `host`, or host glue the RAL lowering outlined."""
+    return name in host or name.startswith(HOST_GLUE_PREFIX)
+
+
 def _split_host_functions(mod: Any, host: Collection[str]) -> tuple[str, str] | None:
     """`mod` as two LLVM IR texts: every definition but the `host` functions, and
     the `host` functions (each declaring what the other defines).
@@ -480,7 +486,7 @@ def _split_host_functions(mod: Any, host: Collection[str]) -> tuple[str, str] | 
     need to declare has local linkage.
     """
     defined = {f.name: f for f in mod.functions if not f.is_declaration}
-    hosts = [n for n in host if n in defined]
+    hosts = [n for n in defined if _is_host(n, host)]
     if not hosts or len(hosts) == len(defined):
         return None
     if any(f.linkage in _LOCAL_LINKAGES for f in defined.values()):
@@ -501,7 +507,7 @@ def _split_host_functions(mod: Any, host: Collection[str]) -> tuple[str, str] | 
             f = defined.get(name)
             if f is None:
                 return None
-            owner = 1 if name in host else 0  # 0: kernels part, 1: host part
+            owner = 1 if _is_host(name, host) else 0  # 0: kernels part, 1: host part
             ret, _, params = str(f.global_value_type).partition(" (")
             parts[owner].append(line)
             parts[1 - owner].append(f"declare {ret} @{match.group(1)}({params}")

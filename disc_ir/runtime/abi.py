@@ -32,6 +32,12 @@ from dataclasses import dataclass
 SEPARATOR = "___"
 TYPE_SEPARATOR = "_"
 
+#: Host functions named ``<prefix>call.<api_name>`` / ``<prefix>launch.<kernel>``
+#: hold one RAL call's argument packing and its ``disc_ral_call``, shared by
+#: every call of that signature (``disc-to-llvm{outline-ral-calls=true}``);
+#: backends compile them with the entry, as host code.
+HOST_GLUE_PREFIX = "__disc_ral."
+
 #: Scalar type code -> (numpy dtype name used for storage, size in bytes).
 #: ``bf16`` has no numpy dtype; its 16-bit patterns are stored as ``uint16``.
 SCALAR_TYPES: dict[str, tuple[str, int]] = {

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -310,12 +311,10 @@ class FusionPlanner:
         """
         cycles = self.cycles
         order = cycles.all_nodes_in_post_order()
-        # Reachability as bitmasks, recomputed after each merge only.
-        reach = cycles.reachability()
 
-        def candidates() -> tuple[list[int], list[_Cluster]]:
-            # positions in `order` of the nodes whose cluster can take part, and
-            # those clusters: they change with merges only
+        def candidates() -> tuple[list[int], list[_Cluster], np.ndarray]:
+            # positions in `order` of the nodes whose cluster can take part,
+            # those clusters and their nodes: they change with merges only
             positions: list[int] = []
             clusters: list[_Cluster] = []
             for i, node in enumerate(order):
@@ -323,37 +322,41 @@ class FusionPlanner:
                 if cluster.pattern.is_fusible() and not lone_reshape(cluster.pattern):
                     positions.append(i)
                     clusters.append(cluster)
-            return positions, clusters
+            nodes = np.fromiter((c.node_id for c in clusters), dtype=np.int64, count=len(clusters))
+            return positions, clusters, nodes
 
         changed = False
-        cands, cand_clusters = candidates()
+        cands, cand_clusters, cand_nodes = candidates()
         for lhs in order:
             lc = self.cluster_of_node(lhs)
             if lone_reshape(lc.pattern) or not lc.pattern.is_fusible():
                 continue
             k = 0
             while k < len(cands):
-                rc = cand_clusters[k]
-                pos = cands[k]
-                k += 1
-                if rc is lc:
-                    continue
-                a, b = lc.node_id, rc.node_id
-                forward = cycles.rank(a) < cycles.rank(b)
-                # a path can only go up the ranks
-                if (reach[a] >> b) & 1 if forward else (reach[b] >> a) & 1:
-                    continue
-                merged = self._trial_merge(lc, rc)
-                if merged is None:
-                    if not forward:
-                        cycles.reorder_as_if_edge(a, b)
-                    continue
-                # A virtual edge lets the normal contraction merge the pair.
-                cycles.insert_edge(a, b)
-                self._contract(lc, rc, merged)
-                changed = True
-                reach = cycles.reachability()
-                cands, cand_clusters = candidates()
+                # the candidates from `k` on that no path joins to `lhs`'s
+                # cluster: the closure changes with merges only
+                free = np.flatnonzero(~cycles.connected_to(lc.node_id, cand_nodes[k:])) + k
+                merged_at = -1
+                for j in free.tolist():
+                    rc = cand_clusters[j]
+                    if rc is lc:
+                        continue
+                    a, b = lc.node_id, rc.node_id
+                    merged = self._trial_merge(lc, rc)
+                    if merged is None:
+                        if cycles.rank(a) > cycles.rank(b):
+                            cycles.reorder_as_if_edge(a, b)
+                        continue
+                    # A virtual edge lets the normal contraction merge the pair.
+                    cycles.insert_edge(a, b)
+                    self._contract(lc, rc, merged)
+                    changed = True
+                    merged_at = j
+                    break
+                if merged_at < 0:
+                    break
+                pos = cands[merged_at]
+                cands, cand_clusters, cand_nodes = candidates()
                 k = bisect.bisect_right(cands, pos)
                 lc = self.cluster_of_node(lhs)
         return changed

@@ -60,7 +60,7 @@ import itertools
 import json
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -87,6 +87,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.analysis.block_order import BlockOrder, OpOrder
 from disc_ir.analysis.buffer_alias import is_view_like
 from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
@@ -480,6 +481,12 @@ class CopyLikeToIncRef(RewritePattern):
     """`lmhlo.copy` / `reshape` / `dynamic_reshape` -> `inc_ref` + reinterpret_cast."""
 
     gpu_enabled: bool
+    #: block order keys, kept across matches (a block's ops keyed once, not per
+    #: match). The rewrites insert ops and erase them; the driver only moves
+    #: constants (hoisting), which are never asked about here: a stale key of
+    #: a moved constant can only make a run of new ops next to it look earlier
+    #: than it is, which refuses a rewrite, never allows a wrong one.
+    order: OpOrder = field(default_factory=OpOrder)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         result = _copy_removable_result(op, self.gpu_enabled)
@@ -491,7 +498,10 @@ class CopyLikeToIncRef(RewritePattern):
         block = op.parent_block()
         if block is None:
             return
-        positions = {o: i for i, o in enumerate(block.ops)}
+        blocks = self.order.blocks
+        positions = blocks.get(block)
+        if positions is None:
+            positions = blocks[block] = BlockOrder(block)
         op_pos = positions[op]
         users: list[Operation] = []
         has_dealloc_user = False

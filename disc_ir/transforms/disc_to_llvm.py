@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.transforms.lowering.arith_to_llvm import HANDLERS as arith_handlers
 from disc_ir.transforms.lowering.cf_to_llvm import HANDLERS as cf_handlers
-from disc_ir.transforms.lowering.disc_ral_to_llvm import HANDLERS as disc_ral_handlers
+from disc_ir.transforms.lowering.disc_ral_to_llvm import handlers as disc_ral_handlers
 from disc_ir.transforms.lowering.func_to_llvm import HANDLERS as func_handlers
 from disc_ir.transforms.lowering.gpu_launch_to_llvm import GpuLaunchToLLVM
 from disc_ir.transforms.lowering.llvm_common import materialize_source
@@ -52,13 +52,14 @@ Handler = Callable[[Operation, PatternRewriter], None]
 
 
 @cache
-def handler_table() -> dict[str, Handler]:
-    """Op name -> lowering, over every `*_to_llvm` module (their names are disjoint)."""
-    dispatch = RalDispatchToLLVM(materialize=materialize_source)
+def handler_table(outline_ral_calls: bool = False) -> dict[str, Handler]:
+    """Op name -> lowering, over every `*_to_llvm` module (their names are disjoint);
+    `outline_ral_calls`: RAL calls through shared host-glue functions."""
+    dispatch = RalDispatchToLLVM(materialize=materialize_source, outline=outline_ral_calls)
     table: dict[str, Handler] = {"gpu.launch_func": GpuLaunchToLLVM().match_and_rewrite}
     for handlers in (
         func_handlers,
-        disc_ral_handlers,
+        disc_ral_handlers(outline_ral_calls),
         {"disc_ral.dispatch": dispatch.match_and_rewrite},
         memref_handlers,
         arith_handlers,
@@ -71,7 +72,7 @@ def handler_table() -> dict[str, Handler]:
     return table
 
 
-def _lower_ops(module: builtin.ModuleOp) -> list[Operation]:
+def _lower_ops(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> list[Operation]:
     """Lowers every op of `handler_table` in `module`, each exactly once; returns
     the ops the lowerings inserted and the casts the input had, in order.
 
@@ -82,7 +83,7 @@ def _lower_ops(module: builtin.ModuleOp) -> list[Operation]:
     that are trivially dead when reached are erased instead (the greedy
     driver's behaviour). A lowering's error becomes the op's diagnostic.
     """
-    table = handler_table()
+    table = handler_table(outline_ral_calls)
     ops: list[Operation] = []
     inserted: list[Operation] = []
     for op in module.walk():
@@ -170,10 +171,10 @@ def _erase_dead_ops(ops: list[Operation]) -> None:
             op.erase()
 
 
-def convert_to_llvm(module: builtin.ModuleOp) -> None:
+def convert_to_llvm(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> None:
     """Runs the conversion on `module` in place (see the module docstring)."""
     kernel_modules = [op for op in module.body.block.ops if op.name == "gpu.module"]
-    inserted = _lower_ops(module)
+    inserted = _lower_ops(module, outline_ral_calls)
     for op in kernel_modules:
         module.body.block.erase_op(op)
     if not _reconcile_casts(inserted):
@@ -209,5 +210,17 @@ class DiscToLLVMPass(ModulePass):
 
     name = "disc-to-llvm"
 
+    #: disc-ir's option (not BladeDISC's): each distinct RAL call signature's
+    #: argument packing and `disc_ral_call` lives in one function
+    #: (`__disc_ral.call.<api>` / `__disc_ral.launch.<kernel>`) that every
+    #: such call calls, so the entry holds a call per RAL call, not four ops
+    #: per argument slot (the compile time of a large graph's entry)
+    outline_ral_calls: bool = False
+
+    OPTION_HELP = {
+        "outline-ral-calls": "Pack each RAL call signature's arguments in one shared "
+        "function that the calls call (disc-ir; default false: BladeDISC's inline packing)",
+    }
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        convert_to_llvm(op)
+        convert_to_llvm(op, self.outline_ral_calls)

@@ -110,3 +110,21 @@ def test_split_falls_back_without_host_functions_or_with_local_kernels():
     mod = parse_llvm_ir(local)
     assert optimize_split(mod, tm, 3, ("main",)) is mod
     assert _run_main(HostJit(local, host_functions=("main",)), 1) == 11
+
+
+def test_outlined_ral_glue_is_compiled_with_the_host_part():
+    """Functions named with the RAL host-glue prefix go to the host part (the
+    cheap pipeline, O0 machine code) with the entry, the rest to the kernels
+    part; the two objects link into one library that runs."""
+    from disc_ir.codegen.llvm_backend import _split_host_functions
+    from disc_ir.runtime.abi import HOST_GLUE_PREFIX
+
+    glue = f"{HOST_GLUE_PREFIX}call.k"
+    text = module_to_llvm_ir(_module()).replace('@"w3"', f'@"{glue}"')
+    assert f'define i64 @"{glue}"' in text
+    kernels, host = _split_host_functions(parse_llvm_ir(text), ("main",))
+    assert set(_defined(host)) == {"main", glue}
+    assert glue not in _defined(kernels) and "k3" in _defined(kernels)
+    jit = HostJit(text, host_functions=("main",))
+    assert _run_main(jit, 2) == 22
+    assert set(_defined(jit.optimized_ir)) >= {"main", glue, "k1", "k3"}

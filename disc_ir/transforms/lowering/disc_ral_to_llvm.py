@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
@@ -50,10 +51,13 @@ from disc_ir.transforms.lowering.llvm_common import (
     replace_op,
 )
 from disc_ir.transforms.lowering.ral_dispatch_to_llvm import (
+    HOST_GLUE_PREFIX,
     RalDispatchToLLVM,
+    call_outlined,
     get_or_create_global_string,
     get_or_insert_dispatch_function,
     load_global_string,
+    outlined_function,
     promote_operand,
 )
 
@@ -162,37 +166,87 @@ def _packed_kernel(
     return name
 
 
-def _cpu_launch(op: Operation, rewriter: PatternRewriter) -> None:
-    callee_attr = get_attr(op, "callee")
-    assert isinstance(callee_attr, SymbolRefAttr)
-    callee = callee_attr.root_reference.data
-    ctx = op.operands[0]
-    lb, ub, step, hint = op.operands[1:5]
-    kernel_args = op.operands[5:]
-    em = Emitter(rewriter, op)
-
-    slots = _promote(em, [ctx, *kernel_args], op)
-    params = pack_slots(em, slots)
-    packed_name = _packed_kernel(op, callee, [s.type for s in slots], _num_ivs(op), rewriter)
+def _emit_launch(
+    em: Emitter,
+    before: Operation,
+    callee: str,
+    num_ivs: int,
+    kernel_slots: list[SSAValue],
+    launch_slots: Callable[[], list[SSAValue]],
+) -> None:
+    """The `ral_kernel_launch` of `callee` before `before` (`em`'s insertion point): the
+    kernel's argument slots (the context first) are packed, then
+    `launch_slots()` (lb, ub, step, hint) are asked for and packed with them."""
+    rewriter = em.rewriter
+    params = pack_slots(em, kernel_slots)
+    packed_name = _packed_kernel(before, callee, [s.type for s in kernel_slots], num_ivs, rewriter)
     fn_ptr = em.value(llvm.AddressOfOp(packed_name, PTR))
 
-    module = module_of(op)
+    module = module_of(before)
     name_global = get_or_create_global_string(
         module, f"_cpu_kernel_{callee}", callee.encode() + b"\0", rewriter
     )
-    kernel_name = load_global_string(name_global, rewriter, op)
+    kernel_name = load_global_string(name_global, rewriter, before)
 
-    call_slots = [slots[0], kernel_name]
-    call_slots += _promote(em, [lb, ub, step, hint], op)
+    call_slots = [kernel_slots[0], kernel_name]
+    call_slots += launch_slots()
     call_slots += [fn_ptr, params]
     args = pack_slots(em, call_slots)
     dispatch_func = get_or_insert_dispatch_function(module, rewriter)
     api = get_or_create_global_string(
         module, CPU_LAUNCH_API, CPU_LAUNCH_API.encode() + b"\0", rewriter
     )
-    api_ptr = load_global_string(api, rewriter, op)
-    em.emit(llvm.CallOp(dispatch_func.sym_name.data, slots[0], api_ptr, args))
+    api_ptr = load_global_string(api, rewriter, before)
+    em.emit(llvm.CallOp(dispatch_func.sym_name.data, kernel_slots[0], api_ptr, args))
+
+
+def _cpu_launch(op: Operation, rewriter: PatternRewriter, outline: bool = False) -> None:
+    """`disc_ral.cpu_launch` -> `ral_kernel_launch` (see the module docstring);
+    with `outline`, the launch is a call of `__disc_ral.launch.<kernel>(slots...)`,
+    made once per kernel, which packs and launches."""
+    callee_attr = get_attr(op, "callee")
+    assert isinstance(callee_attr, SymbolRefAttr)
+    callee = callee_attr.root_reference.data
+    num_ivs = _num_ivs(op)
+    em = Emitter(rewriter, op)
+    ctx, lb, ub, step, hint = op.operands[:5]
+    kernel_slots = _promote(em, [ctx, *op.operands[5:]], op)
+    if not outline:
+        _emit_launch(
+            em, op, callee, num_ivs, kernel_slots, lambda: _promote(em, [lb, ub, step, hint], op)
+        )
+        rewriter.erase(op)
+        return
+    # The helper takes the kernel's slots, then the launch's (lb, ub, step, hint).
+    launch_slots = _promote(em, [lb, ub, step, hint], op)
+    count = len(kernel_slots)
+
+    def build(block: Block, ret: Operation) -> None:
+        args = list(block.args)
+        _emit_launch(
+            Emitter(rewriter, ret), ret, callee, num_ivs, args[:count], lambda: args[count:]
+        )
+
+    slots = kernel_slots + launch_slots
+    name = outlined_function(
+        module_of(op),
+        rewriter,
+        f"{HOST_GLUE_PREFIX}launch.{callee}",
+        [s.type for s in slots],
+        None,
+        build,
+    )
+    call_outlined(op, rewriter, name, slots, None)
     rewriter.erase(op)
+
+
+def handlers(outline: bool = False) -> dict[str, Handler]:
+    """The lowerings of this module's ops by name; `outline`: RAL calls become
+    calls of shared host-glue functions (`HOST_GLUE_PREFIX`)."""
+    table = dict(HANDLERS)
+    if outline:
+        table["disc_ral.cpu_launch"] = functools.partial(_cpu_launch, outline=True)
+    return table
 
 
 HANDLERS: dict[str, Handler] = {
@@ -221,5 +275,6 @@ __all__ = [
     "CPU_LAUNCH_API",
     "DiscRalToLLVM",
     "disc_ral_to_llvm_patterns",
+    "handlers",
     "pack_slots",
 ]

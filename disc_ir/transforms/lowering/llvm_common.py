@@ -47,6 +47,7 @@ from disc_ir.dialects.disc_ral import RalExecutionContextType
 from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.ral_dispatch_to_llvm import (
     llvm_type_for,
+    lookup_top_level_symbol,
     memref_descriptor_type,
 )
 
@@ -476,12 +477,8 @@ def module_of(op: Operation) -> builtin.ModuleOp:
 
 
 def lookup_symbol(module: builtin.ModuleOp, name: str) -> Operation | None:
-    """The op of `module`'s body defining symbol `name`."""
-    for op in module.ops:
-        sym = get_attr(op, "sym_name")
-        if isinstance(sym, builtin.StringAttr) and sym.data == name:
-            return op
-    return None
+    """The op of `module`'s body defining symbol `name` (`lookup_top_level_symbol`)."""
+    return lookup_top_level_symbol(module, name)
 
 
 def enclosing_function(op: Operation) -> Operation | None:

@@ -56,6 +56,7 @@ such types are cast back the same way.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -76,13 +77,14 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import DispatchOp, RalExecutionContextType
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.runtime.abi import HOST_GLUE_PREFIX
 from disc_ir.transforms.lowering import llvm_builders as builders
 
 RAL_DISPATCH_FUNCTION = "disc_ral_call"
@@ -158,8 +160,13 @@ def dispatch_api_name(op: DispatchOp) -> str:
 
 def memref_descriptor_type(t: MemRefType) -> llvm.LLVMStructType:
     """MLIR's memref descriptor: `!llvm.struct<(ptr, ptr, i64, array<N x i64>, array<N x i64>)>`."""
+    return _descriptor_type(t.get_num_dims())
+
+
+@functools.cache
+def _descriptor_type(rank: int) -> llvm.LLVMStructType:
+    # types are immutable: one instance per rank (building one verifies it)
     ptr = llvm.LLVMPointerType()
-    rank = t.get_num_dims()
     fields: list[Attribute] = [ptr, ptr, i64]
     if rank:
         fields += [llvm.LLVMArrayType(rank, i64), llvm.LLVMArrayType(rank, i64)]
@@ -208,12 +215,38 @@ def _module_of(op: Operation) -> builtin.ModuleOp:
     return current
 
 
-def _lookup(module: builtin.ModuleOp, name: str) -> Operation | None:
-    for op in module.ops:
-        sym = inherent_attr(op, "sym_name")
-        if isinstance(sym, StringAttr) and sym.data == name:
+_SYMBOLS_KEY = "_disc_top_level_symbols"
+
+
+def _symbol_name(op: Operation) -> str | None:
+    sym = inherent_attr(op, "sym_name")
+    return sym.data if isinstance(sym, StringAttr) else None
+
+
+def lookup_top_level_symbol(module: builtin.ModuleOp, name: str) -> Operation | None:
+    """The op of `module`'s body defining symbol `name`.
+
+    The lowering asks this for every RAL call; the table of names it keeps
+    on the module is only a hint: a hit is checked (still in the module's
+    body, still that name) and a miss rescans the body, so ops added, renamed
+    or erased by anyone are seen. The table lives on the module object, so it
+    dies with it.
+    """
+    table: dict[str, Operation] | None = module.__dict__.get(_SYMBOLS_KEY)
+    if table is not None:
+        op = table.get(name)
+        if op is not None and op.parent is module.body.block and _symbol_name(op) == name:
             return op
-    return None
+    table = {}
+    for op in module.ops:
+        sym = _symbol_name(op)
+        if sym is not None:
+            table.setdefault(sym, op)
+    module.__dict__[_SYMBOLS_KEY] = table
+    return table.get(name)
+
+
+_lookup = lookup_top_level_symbol
 
 
 def _unique_symbol(module: builtin.ModuleOp, name: str) -> str:
@@ -302,12 +335,12 @@ def _i32_const(value: int) -> llvm.ConstantOp:
     return builders.constant(value, i32)
 
 
-def promote_operand(
-    value: SSAValue, rewriter: PatternRewriter, before: Operation, materialize: Materializer
+def descriptor_slots(
+    llvm_value: SSAValue, t: Attribute, rewriter: PatternRewriter, before: Operation
 ) -> list[SSAValue]:
-    """The argument slots of one dispatch operand (a memref: each descriptor field)."""
-    t = value.type
-    llvm_value = materialize(value, llvm_type_for(t), rewriter, before)
+    """The argument slots of an operand of type `t` already converted to
+    `llvm_value` (of type `llvm_type_for(t)`): a memref's descriptor fields,
+    else the value itself."""
     if not isinstance(t, MemRefType):
         return [llvm_value]
     rank = t.get_num_dims()
@@ -328,15 +361,128 @@ def promote_operand(
     return slots
 
 
+def promote_operand(
+    value: SSAValue, rewriter: PatternRewriter, before: Operation, materialize: Materializer
+) -> list[SSAValue]:
+    """The argument slots of one dispatch operand (a memref: each descriptor field)."""
+    t = value.type
+    llvm_value = materialize(value, llvm_type_for(t), rewriter, before)
+    return descriptor_slots(llvm_value, t, rewriter, before)
+
+
+def emit_ral_call(
+    module: builtin.ModuleOp,
+    rewriter: PatternRewriter,
+    before: Operation,
+    api_name: str,
+    slots: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+) -> list[SSAValue]:
+    """The `disc_ral_call` of `api_name` with argument `slots` (the context
+    first), packed as the module docstring shows, inserted before `before`;
+    returns the results loaded back (of `result_types`, LLVM types)."""
+    dispatch_func = get_or_insert_dispatch_function(module, rewriter)
+    struct_type = llvm.LLVMStructType.from_type_list([s.type for s in slots] + list(result_types))
+    ptr = llvm.LLVMPointerType()
+    one = _i32_const(1)
+    struct_ptr = llvm.AllocaOp(one.result, struct_type)
+    count = _i32_const(len(slots) + len(result_types))
+    array_ptr = llvm.AllocaOp(count.result, ptr)
+    for alloca in (struct_ptr, array_ptr):
+        alloca.properties.pop("alignment", None)  # no alignment, as MLIR's default
+    new_ops: list[Operation] = [one, struct_ptr, count, array_ptr]
+    result_ptrs: list[SSAValue] = []
+    for i in range(len(slots) + len(result_types)):
+        field = builders.gep(struct_ptr.res, struct_type, [0, i])
+        new_ops.append(field)
+        if i < len(slots):
+            new_ops.append(builders.store(slots[i], field.result))
+        else:
+            result_ptrs.append(field.result)
+        element = builders.gep(array_ptr.res, ptr, [i])
+        new_ops += [element, builders.store(field.result, element.result)]
+    rewriter.insert(new_ops, InsertPoint.before(before))
+
+    name_global = get_or_create_global_string(
+        module, api_name, api_name.encode("utf-8") + b"\0", rewriter
+    )
+    name_ptr = load_global_string(name_global, rewriter, before)
+    call = llvm.CallOp(dispatch_func.sym_name.data, slots[0], name_ptr, array_ptr.res)
+    rewriter.insert(call, InsertPoint.before(before))
+    results: list[SSAValue] = []
+    for field_ptr, llvm_type in zip(result_ptrs, result_types, strict=True):
+        load = builders.load(field_ptr, llvm_type)
+        rewriter.insert(load, InsertPoint.before(before))
+        results.append(load.dereferenced_value)
+    return results
+
+
+def is_host_glue(name: str) -> bool:
+    """Whether `name` names an outlined RAL call (see `HOST_GLUE_PREFIX`)."""
+    return name.startswith(HOST_GLUE_PREFIX)
+
+
+def outlined_function(
+    module: builtin.ModuleOp,
+    rewriter: PatternRewriter,
+    name: str,
+    arg_types: Sequence[Attribute],
+    result_type: Attribute | None,
+    build: Callable[[Block, Operation], SSAValue | None],
+) -> str:
+    """`name`, an external `llvm.func` of `arg_types` -> `result_type` (None:
+    void) at the module end, its body made by `build(entry block, return op)`
+    (inserting before the return; it returns the value to return) the first
+    time it is asked for."""
+    existing = _lookup(module, name)
+    if isinstance(existing, llvm.FuncOp):
+        return name
+    if existing is not None:
+        raise DiagnosticException(f"symbol @{name} exists and is not an llvm.func")
+    block = Block(arg_types=list(arg_types))
+    func = llvm.FuncOp(
+        name,
+        llvm.LLVMFunctionType(list(arg_types), result_type),
+        linkage=llvm.LinkageAttr("external"),
+        body=Region([block]),
+    )
+    rewriter.insert(func, InsertPoint.at_end(module.body.block))
+    placeholder = llvm.ReturnOp()
+    rewriter.insert(placeholder, InsertPoint.at_end(block))
+    value = build(block, placeholder)
+    if value is not None:
+        rewriter.insert(llvm.ReturnOp(value), InsertPoint.before(placeholder))
+        rewriter.erase(placeholder)
+    return name
+
+
+def call_outlined(
+    op: Operation,
+    rewriter: PatternRewriter,
+    name: str,
+    slots: Sequence[SSAValue],
+    result_type: Attribute | None,
+) -> SSAValue | None:
+    """`llvm.call @name(slots)` before `op`; its result (None for void)."""
+    call = llvm.CallOp(name, *slots, return_type=result_type)
+    rewriter.insert(call, InsertPoint.before(op))
+    return call.returned if result_type is not None else None
+
+
 @dataclass
 class RalDispatchToLLVM(RewritePattern):
     """Rewrite a `disc_ral.dispatch` into a `disc_ral_call` (see the module docstring).
 
     `materialize` turns an operand into the LLVM type `llvm_type_for` gives
     (and a loaded result back into its original type, with the types swapped).
+    With `outline`, a dispatch without backend config and with at most one
+    result becomes a call of `__disc_ral.call.<api name>(slots...)` (made
+    once per API name: the packing and the `disc_ral_call`), so a graph's
+    entry holds one call per RAL call instead of four ops per argument slot.
     """
 
     materialize: Materializer = unrealized_cast
+    outline: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, DispatchOp):
@@ -348,69 +494,75 @@ class RalDispatchToLLVM(RewritePattern):
                 f"'{op.name}' op: unknown types in the dispatch op: {e}"
             ) from e
         module = _module_of(op)
-        dispatch_func = get_or_insert_dispatch_function(module, rewriter)
+        config = op.get_backend_config_bytes()
+        result_types = [llvm_type_for(r.type) for r in op.results]
+        if self.outline and not config and len(result_types) <= 1:
+            results = self._outlined(op, rewriter, module, api_name, result_types)
+        else:
+            slots: list[SSAValue] = []
+            for value in op.operands:
+                slots.extend(promote_operand(value, rewriter, op, self.materialize))
+            if config:
+                attrs = get_or_create_global_string(
+                    module, f"{api_name}__attrs", config + b"\0", rewriter, reuse=False
+                )
+                slots.append(load_global_string(attrs, rewriter, op))
+            results = emit_ral_call(module, rewriter, op, api_name, slots, result_types)
+        values: list[SSAValue] = []
+        for result, value in zip(op.results, results, strict=True):
+            if value.type != result.type:
+                value = self.materialize(value, result.type, rewriter, op)
+            values.append(value)
+        rewriter.replace(op, [], values)
 
+    def _outlined(
+        self,
+        op: DispatchOp,
+        rewriter: PatternRewriter,
+        module: builtin.ModuleOp,
+        api_name: str,
+        result_types: list[Attribute],
+    ) -> list[SSAValue]:
+        # The helper takes the argument slots (a memref's descriptor fields,
+        # found where the descriptor was built: it dies in the caller).
         slots: list[SSAValue] = []
         for value in op.operands:
             slots.extend(promote_operand(value, rewriter, op, self.materialize))
-        config = op.get_backend_config_bytes()
-        if config:
-            attrs = get_or_create_global_string(
-                module, f"{api_name}__attrs", config + b"\0", rewriter, reuse=False
-            )
-            slots.append(load_global_string(attrs, rewriter, op))
-        result_types = [llvm_type_for(r.type) for r in op.results]
-        struct_type = llvm.LLVMStructType.from_type_list([s.type for s in slots] + result_types)
+        result_type = result_types[0] if result_types else None
 
-        ptr = llvm.LLVMPointerType()
-        one = _i32_const(1)
-        struct_ptr = llvm.AllocaOp(one.result, struct_type)
-        count = _i32_const(len(slots) + len(result_types))
-        array_ptr = llvm.AllocaOp(count.result, ptr)
-        for alloca in (struct_ptr, array_ptr):
-            alloca.properties.pop("alignment", None)  # no alignment, as MLIR's default
-        new_ops: list[Operation] = [one, struct_ptr, count, array_ptr]
-        result_ptrs: list[SSAValue] = []
-        for i in range(len(slots) + len(result_types)):
-            field = builders.gep(struct_ptr.res, struct_type, [0, i])
-            new_ops.append(field)
-            if i < len(slots):
-                new_ops.append(builders.store(slots[i], field.result))
-            else:
-                result_ptrs.append(field.result)
-            element = builders.gep(array_ptr.res, ptr, [i])
-            new_ops += [element, builders.store(field.result, element.result)]
-        rewriter.insert(new_ops, InsertPoint.before(op))
+        def build(block: Block, ret: Operation) -> SSAValue | None:
+            results = emit_ral_call(module, rewriter, ret, api_name, block.args, result_types)
+            return results[0] if results else None
 
-        name_global = get_or_create_global_string(
-            module, api_name, api_name.encode("utf-8") + b"\0", rewriter
+        name = outlined_function(
+            module,
+            rewriter,
+            f"{HOST_GLUE_PREFIX}call.{api_name}",
+            [s.type for s in slots],
+            result_type,
+            build,
         )
-        name_ptr = load_global_string(name_global, rewriter, op)
-        ctx = slots[0]
-        call = llvm.CallOp(dispatch_func.sym_name.data, ctx, name_ptr, array_ptr.res)
-        rewriter.insert(call, InsertPoint.before(op))
-
-        results: list[SSAValue] = []
-        for result, field_ptr, llvm_type in zip(op.results, result_ptrs, result_types, strict=True):
-            load = builders.load(field_ptr, llvm_type)
-            rewriter.insert(load, InsertPoint.before(op))
-            value: SSAValue = load.dereferenced_value
-            if llvm_type != result.type:
-                value = self.materialize(value, result.type, rewriter, op)
-            results.append(value)
-        rewriter.replace(op, [], results)
+        value = call_outlined(op, rewriter, name, slots, result_type)
+        return [] if value is None else [value]
 
 
 __all__ = [
+    "HOST_GLUE_PREFIX",
     "RAL_DISPATCH_FUNCTION",
     "RalDispatchToLLVM",
+    "call_outlined",
+    "descriptor_slots",
     "dispatch_api_name",
+    "emit_ral_call",
     "encode_ral_api_name",
     "get_or_create_global_string",
     "get_or_insert_dispatch_function",
+    "is_host_glue",
     "llvm_type_for",
     "load_global_string",
+    "lookup_top_level_symbol",
     "memref_descriptor_type",
+    "outlined_function",
     "promote_operand",
     "ral_type_code",
     "unrealized_cast",
