@@ -545,6 +545,11 @@ class FusionPattern:
             }
         return found  # type: ignore[return-value]
 
+    def result_readers(self) -> list[tuple[SSAValue, list[Operation]]]:
+        """(result, its data readers outside the pattern and its fusion family)
+        for each entry of `results` (memoised)."""
+        return self._results_readers()
+
     def _results_readers(self) -> list[tuple[SSAValue, list[Operation]]]:
         """(result, its data readers outside the pattern and its fusion family)
         for each entry of `results` (memoised)."""

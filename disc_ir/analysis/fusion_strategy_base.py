@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.ir import Operation, SSAValue
 
@@ -154,6 +155,18 @@ class FusionStrategy:
         patterns: a necessary condition, asked before the merged pattern is
         built (True when unsure)."""
         return True
+
+    def may_merge_unconnected(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        """False only when `try_fuse_inplace(lhs, rhs)` would refuse, for two
+        patterns no path joins (the horizontal sweep asks it of every such
+        pair, before building anything)."""
+        return (
+            self.is_fusible(lhs)
+            and self.is_fusible(rhs)
+            and self.may_merge(shape_analysis, lhs, rhs)
+        )
 
     def try_fuse_inplace(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
@@ -298,6 +311,27 @@ def _reshapes_expand_like(shape_analysis: ShapeAnalysis, pattern: FusionPattern)
     return bool(ok)
 
 
+def _result_classes(
+    shape_analysis: ShapeAnalysis, pattern: FusionPattern
+) -> tuple[Any, ...] | None:
+    """The element classes (`ShapeAnalysis.elements_class`) of the results
+    `pattern` keeps when merged with a pattern that reads none of them (the
+    results read outside it), memoised per pattern and analysis state; None
+    if one is unranked."""
+    key = ("result_classes", shape_analysis)
+    version = shape_analysis.version
+    found = pattern.checks.get(key)
+    if isinstance(found, tuple) and found[0] == version:
+        return found[1]
+    classes: tuple[Any, ...] | None = tuple(
+        shape_analysis.elements_class(v) for v, readers in pattern.result_readers() if readers
+    )
+    if classes is not None and any(c is None for c in classes):
+        classes = None
+    pattern.checks[key] = (version, classes)
+    return classes
+
+
 def all_stitch_cpu_supported(pattern: FusionPattern) -> bool:
     """Every op of `pattern` is supported by the CPU stitch codegen (memoised)."""
     ok = pattern.checks.get("stitch_supported")
@@ -312,6 +346,8 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
     """Base fusion for CPU kernels (see module doc)."""
 
     name = "BaseCpuFusionStrategy"
+    _classes_memo: dict[tuple[tuple[Any, ...], tuple[Any, ...]], bool]
+    _classes_memo_version: tuple[Any, ...] | None = None
 
     def is_fusible_op(self, op: Operation) -> bool:
         if op.name in _RESHAPES:
@@ -358,6 +394,33 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
             return True
         ref = results[0]
         return all(shape_analysis.is_same_num_elements(ref, r) for r in results)
+
+    def may_merge_unconnected(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        # No path joins the two: each side's results stay results, so the
+        # answer of `may_merge` depends on the element classes of the two
+        # sides' results only (memoised per pair of classes, per analysis state).
+        if not (self.is_fusible(lhs) and self.is_fusible(rhs)):
+            return False
+        classes = (
+            _result_classes(shape_analysis, lhs),
+            _result_classes(shape_analysis, rhs),
+        )
+        if classes[0] is None or classes[1] is None:
+            return self.may_merge(shape_analysis, lhs, rhs)
+        version = shape_analysis.version
+        if self._classes_memo_version != (shape_analysis, version):
+            self._classes_memo = {}
+            self._classes_memo_version = (shape_analysis, version)
+        found = self._classes_memo.get(classes)
+        if found is None:
+            merged = classes[0] + classes[1]
+            found = not merged or all(
+                shape_analysis.same_elements_class(merged[0], c) for c in merged[1:]
+            )
+            self._classes_memo[classes] = found
+        return found
 
     def try_fuse(
         self,
@@ -424,6 +487,15 @@ class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
             and super().may_merge(shape_analysis, lhs, rhs)
         )
 
+    def may_merge_unconnected(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        return (
+            all_stitch_cpu_supported(lhs)
+            and all_stitch_cpu_supported(rhs)
+            and super().may_merge_unconnected(shape_analysis, lhs, rhs)
+        )
+
 
 class PlacementAwareFusionStrategy(FusionStrategy):
     """Routes every decision to the strategy of the device an op / pattern runs on."""
@@ -476,6 +548,15 @@ class PlacementAwareFusionStrategy(FusionStrategy):
     ) -> bool:
         strategy = self.strategy_for(self.pattern_placement(lhs))
         return strategy is None or strategy.may_merge(shape_analysis, lhs, rhs)
+
+    def may_merge_unconnected(
+        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
+    ) -> bool:
+        device = self.pattern_placement(lhs)
+        if device != self.pattern_placement(rhs):
+            return False
+        strategy = self.strategy_for(device)
+        return strategy is not None and strategy.may_merge_unconnected(shape_analysis, lhs, rhs)
 
     def try_fuse(
         self,

@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -331,6 +331,38 @@ class ShapeAnalysis:
         if found is None:
             found = self._same_memo[(v1, v2)] = self._is_same_num_elements(v1, v2)
         return found
+
+    def elements_class(self, v: SSAValue) -> tuple[int | None, Any] | None:
+        """What `is_same_num_elements` looks at of `v` (its class among the
+        values known to hold as many elements, and the product of its dims),
+        hashable; None for an unranked `v`. For `v1 is not v2`,
+        `is_same_num_elements(v1, v2) == same_elements_class(c1, c2)` of their
+        classes, until the analysis learns more (`version`)."""
+        s = _shape(v.type)
+        if s is None:
+            return None
+        i = self._same_elems_ids.get(v)
+        root = self._same_elems.find(i) if i is not None else None
+        return (root, self._dims_product(v, range(len(s))))
+
+    def same_elements_class(
+        self, c1: tuple[int | None, Any] | None, c2: tuple[int | None, Any] | None
+    ) -> bool:
+        """`is_same_num_elements` of two values of classes `c1` and `c2` (see
+        `elements_class`)."""
+        if c1 is None or c2 is None:
+            return False
+        if c1[0] is not None and c1[0] == c2[0]:
+            return True
+        p1, p2 = c1[1], c2[1]
+        if p1 is None or p2 is None:
+            return False
+        return self._products_equal(p1, p2)
+
+    @property
+    def version(self) -> tuple[int, ...]:
+        """Changes whenever the analysis learns a fact (memos keyed by it stay valid)."""
+        return (*self._memo_key(), self._same_elems.version)
 
     def _is_same_num_elements(self, v1: SSAValue, v2: SSAValue) -> bool:
         i1, i2 = self._same_elems_ids.get(v1), self._same_elems_ids.get(v2)

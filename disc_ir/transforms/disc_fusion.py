@@ -342,7 +342,13 @@ class FusionPlanner:
                     if rc is lc:
                         continue
                     a, b = lc.node_id, rc.node_id
-                    merged = self._trial_merge(lc, rc)
+                    merged = (
+                        self._trial_merge(lc, rc)
+                        if self.strategy.may_merge_unconnected(
+                            self.shape_analysis, lc.pattern, rc.pattern
+                        )
+                        else None
+                    )
                     if merged is None:
                         if cycles.rank(a) > cycles.rank(b):
                             cycles.reorder_as_if_edge(a, b)
