@@ -9,6 +9,7 @@ where the op definition declares them.
 from __future__ import annotations
 
 import functools
+import re
 import struct
 import weakref
 from dataclasses import dataclass
@@ -85,6 +86,14 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
 _DEFERRED = "\0deferred-location-alias:"
 
 
+#: A ranked tensor / memref / vector type with static or dynamic sizes, a
+#: plain element type and nothing else (no encoding, layout or memory space):
+#: the text alone decides the type, so its parse is memoised by text.
+_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>")
+_TYPE_MEMO: dict[str, Attribute] = {}
+_TYPE_MEMO_LIMIT = 1 << 14
+
+
 @functools.cache
 def _dense_literal_type_constraint() -> AttrConstraint:
     """What xDSL's parser requires of a dense literal's type (built once)."""
@@ -117,6 +126,25 @@ class DiscParser(Parser):
                 self.parse_integer(False, False)
             return FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(col))
         return super()._parse_location()
+
+    def parse_optional_type(self):  # noqa: ANN201 - xDSL's TypeAttribute | None
+        # Large graphs spell the same few shaped types thousands of times;
+        # xDSL lexes and builds each anew: a type seen before is taken whole.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.text in ("tensor", "memref", "vector"):
+            start = token.span.start
+            match = _PLAIN_SHAPED_TYPE.match(self.lexer.input.content, start)
+            if match is not None:
+                text = match.group(0)
+                found = _TYPE_MEMO.get(text)
+                if found is not None:
+                    self._resume_from(match.end())
+                    return found
+                parsed = super().parse_optional_type()
+                if parsed is not None and len(_TYPE_MEMO) < _TYPE_MEMO_LIMIT:
+                    _TYPE_MEMO[text] = parsed
+                return parsed
+        return super().parse_optional_type()
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         module = super().parse_module(allow_implicit_module)
