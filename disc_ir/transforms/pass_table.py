@@ -408,7 +408,9 @@ PASS_TABLE: dict[str, PassInfo] = {
         'disc_ir.transforms.disc_to_llvm',
         'DiscToLLVMPass',
         'Pass to convert the host side to the LLVM dialect (RAL calls for memory, launches, dispatches).',
-        (),
+        (
+            O('outline-ral-calls', 'outline_ral_calls', 'bool', False, "Pack each RAL call signature's arguments in one shared function that the calls call (disc-ir; default false: BladeDISC's inline packing)"),
+        ),
     ),
     'expand-strided-metadata': PassInfo(
         'expand-strided-metadata',
