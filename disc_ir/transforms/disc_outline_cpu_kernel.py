@@ -173,17 +173,23 @@ def sink_operations(region: Region) -> None:
     first = block.first_op
     assert first is not None
     mapping: dict[SSAValue, SSAValue] = {}
+    clones: set[Operation] = set()
     for op in to_sink:
         clone = op.clone()
         clone.operands = tuple(mapping.get(v, v) for v in op.operands)
         block.insert_op_before(clone, first)
-        for old, new in zip(op.results, clone.results, strict=True):
-            mapping[old] = new
-            for use in list(old.uses):
-                if _is_in_region(use.operation, region):
-                    use.operation.operands = tuple(
-                        new if i == use.index else o for i, o in enumerate(use.operation.operands)
-                    )
+        clones.add(clone)
+        mapping.update(zip(op.results, clone.results, strict=True))
+    if not mapping:
+        return
+    # The uses inside the region take the clones: one walk of the region (a
+    # sunk value, e.g. a shared constant, may have uses all over the function).
+    for op in region.walk():
+        if op in clones:
+            continue
+        operands = op.operands
+        if any(v in mapping for v in operands):
+            op.operands = tuple(mapping.get(v, v) for v in operands)
 
 
 def _is_in_region(op: Operation, region: Region) -> bool:
