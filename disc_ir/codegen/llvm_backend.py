@@ -470,7 +470,6 @@ def optimize_llvm_ir(text: str, opt_level: int = 3) -> str:
 
 
 _DEFINE_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
-_LOCAL_LINKAGES = (llvm_binding.Linkage.internal, llvm_binding.Linkage.private)
 
 
 def _is_host(name: str, host: Collection[str]) -> bool:
@@ -478,39 +477,46 @@ def _is_host(name: str, host: Collection[str]) -> bool:
     return name in host or name.startswith(HOST_GLUE_PREFIX)
 
 
+_LOCAL_LINKAGE_WORDS = ("internal", "private")
+
+
 def _split_host_functions(mod: Any, host: Collection[str]) -> tuple[str, str] | None:
-    """`mod` as two LLVM IR texts: every definition but the `host` functions, and
-    the `host` functions (each declaring what the other defines).
+    """`mod` (a parsed module or its LLVM IR text) as two LLVM IR texts: every
+    definition but the `host` functions, and the `host` functions (each
+    declaring what the other defines). Text is split line by line, without
+    parsing it first.
 
     None when there is nothing to split or a definition the host part would
     need to declare has local linkage.
     """
-    defined = {f.name: f for f in mod.functions if not f.is_declaration}
-    hosts = [n for n in defined if _is_host(n, host)]
-    if not hosts or len(hosts) == len(defined):
+    text = mod if isinstance(mod, str) else str(mod)
+    lines = text.split("\n")
+    defines: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if line.startswith("define "):
+            match = _DEFINE_NAME.search(line)
+            if match is None:
+                return None
+            if line.split(" ", 2)[1] in _LOCAL_LINKAGE_WORDS:
+                return None
+            defines.append((i, match.group(1).strip('"')))
+    hosts = [n for _, n in defines if _is_host(n, host)]
+    if not hosts or len(hosts) == len(defines):
         return None
-    if any(f.linkage in _LOCAL_LINKAGES for f in defined.values()):
-        return None
+    owners = {i: (1 if _is_host(name, host) else 0) for i, name in defines}
     parts: tuple[list[str], list[str]] = ([], [])
     skip = -1  # the part that skips the body being read (-1: none)
-    for line in str(mod).split("\n"):
+    for i, line in enumerate(lines):
         if skip >= 0:
             parts[1 - skip].append(line)
             if line == "}":
                 skip = -1
             continue
-        if line.startswith("define "):
-            match = _DEFINE_NAME.search(line)
-            if match is None:
-                return None
-            name = match.group(1).strip('"')
-            f = defined.get(name)
-            if f is None:
-                return None
-            owner = 1 if _is_host(name, host) else 0  # 0: kernels part, 1: host part
-            ret, _, params = str(f.global_value_type).partition(" (")
+        owner = owners.get(i)
+        if owner is not None:  # 0: kernels part, 1: host part
+            header = line[:-1].rstrip() if line.endswith("{") else line
             parts[owner].append(line)
-            parts[1 - owner].append(f"declare {ret} @{match.group(1)}({params}")
+            parts[1 - owner].append("declare" + header[len("define") :])
             skip = 1 - owner
             if line.endswith("}"):  # a one-line body
                 skip = -1
@@ -554,10 +560,13 @@ def optimize_split(
 def optimize_parts(
     mod: Any, target_machine: Any, opt_level: int = 3, host: Collection[str] = ()
 ) -> list[Any]:
-    """`mod` optimized as `optimize_split` does, left in its parts: `[kernels,
-    host]` when the `host` functions were split off, else `[mod]`."""
+    """`mod` (a parsed module, or LLVM IR text: split before it is parsed)
+    optimized as `optimize_split` does, left in its parts: `[kernels, host]`
+    when the `host` functions were split off, else `[mod]` (parsed)."""
     split = _split_host_functions(mod, host) if host and opt_level > 0 else None
     if split is None:
+        if isinstance(mod, str):
+            mod = parse_llvm_ir(mod)
         optimize_module(mod, target_machine, opt_level)
         return [mod]
     kernels, host_part = (parse_llvm_ir(text) for text in split)
@@ -605,9 +614,7 @@ class HostJit:
         register_symbols()
         with _JIT_LOCK:
             self.target_machine = jit_target_machine(opt_level)
-            parts = optimize_parts(
-                parse_llvm_ir(llvm_ir), self.target_machine, opt_level, host_functions
-            )
+            parts = optimize_parts(llvm_ir, self.target_machine, opt_level, host_functions)
             if _LLJIT is None:
                 _LLJIT = llvm_binding.create_lljit_compiler(
                     jit_target_machine(opt_level), use_jit_link=True
