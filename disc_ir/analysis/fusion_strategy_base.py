@@ -332,6 +332,10 @@ def _result_classes(
     return classes
 
 
+def _both_stitch_supported(lhs: FusionPattern, rhs: FusionPattern) -> bool:
+    return all_stitch_cpu_supported(lhs) and all_stitch_cpu_supported(rhs)
+
+
 def all_stitch_cpu_supported(pattern: FusionPattern) -> bool:
     """Every op of `pattern` is supported by the CPU stitch codegen (memoised)."""
     ok = pattern.checks.get("stitch_supported")
@@ -472,28 +476,20 @@ class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
         target: FusionPattern,
     ) -> bool:
         # the target's ops are lhs's and rhs's
-        return (
-            all_stitch_cpu_supported(lhs)
-            and all_stitch_cpu_supported(rhs)
-            and super().try_fuse(shape_analysis, lhs, rhs, target)
+        return _both_stitch_supported(lhs, rhs) and super().try_fuse(
+            shape_analysis, lhs, rhs, target
         )
 
     def may_merge(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
     ) -> bool:
-        return (
-            all_stitch_cpu_supported(lhs)
-            and all_stitch_cpu_supported(rhs)
-            and super().may_merge(shape_analysis, lhs, rhs)
-        )
+        return _both_stitch_supported(lhs, rhs) and super().may_merge(shape_analysis, lhs, rhs)
 
     def may_merge_unconnected(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
     ) -> bool:
-        return (
-            all_stitch_cpu_supported(lhs)
-            and all_stitch_cpu_supported(rhs)
-            and super().may_merge_unconnected(shape_analysis, lhs, rhs)
+        return _both_stitch_supported(lhs, rhs) and super().may_merge_unconnected(
+            shape_analysis, lhs, rhs
         )
 
 

@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import MemRefType, SymbolRefAttr, i32, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.runtime.abi import encode_ral_api_name as encode_abi_name
@@ -45,7 +45,6 @@ from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     fail,
     get_attr,
-    lookup_symbol,
     materialize_source,
     module_of,
     replace_op,
@@ -133,37 +132,28 @@ def _packed_kernel(
     op: Operation, callee: str, slot_types: Sequence, num_ivs: int, rewriter: PatternRewriter
 ) -> str:
     """The `packed_<callee>` wrapper (created once per callee and signature)."""
-    module = module_of(op)
-    name = f"packed_{callee}"
-    existing = lookup_symbol(module, name)
-    if isinstance(existing, llvm.FuncOp):
-        return name
-    if existing is not None:
-        raise fail(op, f"symbol @{name} exists and is not an llvm.func")
-    block = Block(arg_types=[PTR, PTR, PTR, PTR])
-    func = llvm.FuncOp(
-        name,
-        llvm.LLVMFunctionType([PTR, PTR, PTR, PTR]),
-        linkage=llvm.LinkageAttr("external"),
-        body=Region([block]),
-    )
-    rewriter.insert(func, InsertPoint.at_end(module.body.block))
-    ret = llvm.ReturnOp()
-    rewriter.insert(ret, InsertPoint.at_end(block))
-    em = Emitter(rewriter, ret)
-    unpacked: list[SSAValue] = []
-    params = block.args[3]
-    for i, t in enumerate(slot_types):
-        element = em.gep(params, PTR, [i])
-        field_ptr = em.value(builders.load(element, PTR))
-        unpacked.append(em.value(builders.load(field_ptr, t)))
-    zero, size, one = em.i64(0), em.i64(num_ivs), em.i64(1)
-    args = [unpacked[0]]
-    for k in range(3):
-        args += [block.args[k], block.args[k], zero, size, one]
-    args += unpacked[1:]
-    em.emit(llvm.CallOp(callee, *args))
-    return name
+
+    def build(block: Block, ret: Operation) -> None:
+        em = Emitter(rewriter, ret)
+        unpacked: list[SSAValue] = []
+        params = block.args[3]
+        for i, t in enumerate(slot_types):
+            element = em.gep(params, PTR, [i])
+            field_ptr = em.value(builders.load(element, PTR))
+            unpacked.append(em.value(builders.load(field_ptr, t)))
+        zero, size, one = em.i64(0), em.i64(num_ivs), em.i64(1)
+        args = [unpacked[0]]
+        for k in range(3):
+            args += [block.args[k], block.args[k], zero, size, one]
+        args += unpacked[1:]
+        em.emit(llvm.CallOp(callee, *args))
+
+    try:
+        return outlined_function(
+            module_of(op), rewriter, f"packed_{callee}", [PTR] * 4, None, build
+        )
+    except DiagnosticException as e:
+        raise fail(op, str(e)) from None
 
 
 def _emit_launch(
