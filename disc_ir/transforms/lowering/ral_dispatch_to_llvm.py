@@ -246,15 +246,12 @@ def lookup_top_level_symbol(module: builtin.ModuleOp, name: str) -> Operation | 
     return table.get(name)
 
 
-_lookup = lookup_top_level_symbol
-
-
 def _unique_symbol(module: builtin.ModuleOp, name: str) -> str:
-    if _lookup(module, name) is None:
+    if lookup_top_level_symbol(module, name) is None:
         return name
     for i in range(1, 1 << 30):
         candidate = f"{name}_{i}"
-        if _lookup(module, candidate) is None:
+        if lookup_top_level_symbol(module, candidate) is None:
             return candidate
     raise AssertionError("unreachable")
 
@@ -278,7 +275,7 @@ def get_or_create_global_string(
     With `reuse`, an existing global `name` is returned (it must hold `value`);
     otherwise a fresh symbol (`name_1`, ...) is made when `name` is taken.
     """
-    existing = _lookup(module, name)
+    existing = lookup_top_level_symbol(module, name)
     if reuse and isinstance(existing, llvm.GlobalOp):
         held = existing.value
         data = held.data.encode("utf-8") if isinstance(held, StringAttr) else held
@@ -311,7 +308,7 @@ def get_or_insert_dispatch_function(
     module: builtin.ModuleOp, rewriter: PatternRewriter
 ) -> llvm.FuncOp:
     """The declaration `llvm.func @disc_ral_call(!llvm.ptr, !llvm.ptr, !llvm.ptr)`."""
-    existing = _lookup(module, RAL_DISPATCH_FUNCTION)
+    existing = lookup_top_level_symbol(module, RAL_DISPATCH_FUNCTION)
     if isinstance(existing, llvm.FuncOp):
         return existing
     if existing is not None:
@@ -335,12 +332,12 @@ def _i32_const(value: int) -> llvm.ConstantOp:
     return builders.constant(value, i32)
 
 
-def descriptor_slots(
-    llvm_value: SSAValue, t: Attribute, rewriter: PatternRewriter, before: Operation
+def promote_operand(
+    value: SSAValue, rewriter: PatternRewriter, before: Operation, materialize: Materializer
 ) -> list[SSAValue]:
-    """The argument slots of an operand of type `t` already converted to
-    `llvm_value` (of type `llvm_type_for(t)`): a memref's descriptor fields,
-    else the value itself."""
+    """The argument slots of one dispatch operand (a memref: each descriptor field)."""
+    t = value.type
+    llvm_value = materialize(value, llvm_type_for(t), rewriter, before)
     if not isinstance(t, MemRefType):
         return [llvm_value]
     rank = t.get_num_dims()
@@ -359,15 +356,6 @@ def descriptor_slots(
             field = extract.res
         slots.append(field)
     return slots
-
-
-def promote_operand(
-    value: SSAValue, rewriter: PatternRewriter, before: Operation, materialize: Materializer
-) -> list[SSAValue]:
-    """The argument slots of one dispatch operand (a memref: each descriptor field)."""
-    t = value.type
-    llvm_value = materialize(value, llvm_type_for(t), rewriter, before)
-    return descriptor_slots(llvm_value, t, rewriter, before)
 
 
 def emit_ral_call(
@@ -434,7 +422,7 @@ def outlined_function(
     void) at the module end, its body made by `build(entry block, return op)`
     (inserting before the return; it returns the value to return) the first
     time it is asked for."""
-    existing = _lookup(module, name)
+    existing = lookup_top_level_symbol(module, name)
     if isinstance(existing, llvm.FuncOp):
         return name
     if existing is not None:
@@ -551,7 +539,6 @@ __all__ = [
     "RAL_DISPATCH_FUNCTION",
     "RalDispatchToLLVM",
     "call_outlined",
-    "descriptor_slots",
     "dispatch_api_name",
     "emit_ral_call",
     "encode_ral_api_name",
