@@ -55,6 +55,8 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
 
 _RESHAPES = ("lmhlo.reshape", "lmhlo.dynamic_reshape")
+#: `unconnected_merge_key` of a pattern that merges with no unconnected pattern
+REFUSE_ALL = ("refuse-all",)
 #: `FusionPattern.checks` key of the pattern's device
 _PLACEMENT_KEY = "placement"
 
@@ -161,12 +163,33 @@ class FusionStrategy:
     ) -> bool:
         """False only when `try_fuse_inplace(lhs, rhs)` would refuse, for two
         patterns no path joins (the horizontal sweep asks it of every such
-        pair, before building anything)."""
+        pair, before building anything). No path joins them, so each side's
+        roots stay roots of the merge: a constant root is refused."""
         return (
-            self.is_fusible(lhs)
-            and self.is_fusible(rhs)
+            self.unconnected_merge_key(shape_analysis, lhs) is not REFUSE_ALL
+            and self.unconnected_merge_key(shape_analysis, rhs) is not REFUSE_ALL
             and self.may_merge(shape_analysis, lhs, rhs)
         )
+
+    def unconnected_merge_key(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
+    ) -> Any:
+        """What `may_merge_unconnected` looks at of `pattern`, hashable: for
+        two patterns no path joins whose keys are both not None,
+        `may_merge_unconnected(lhs, rhs) ==
+        may_merge_unconnected_keys(key(lhs), key(rhs))`, so the horizontal
+        sweep answers a class of pairs at once. `REFUSE_ALL` when `pattern`
+        merges with nothing unconnected; None when only the pair can tell."""
+        if not self.is_fusible(pattern) or _has_constant_root(pattern):
+            return REFUSE_ALL
+        return None
+
+    def may_merge_unconnected_keys(
+        self, shape_analysis: ShapeAnalysis, lhs_key: Any, rhs_key: Any
+    ) -> bool:
+        """`may_merge_unconnected` of two unconnected patterns from their keys
+        (see `unconnected_merge_key`; neither is None)."""
+        return lhs_key is not REFUSE_ALL and rhs_key is not REFUSE_ALL
 
     def try_fuse_inplace(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
@@ -332,6 +355,11 @@ def _result_classes(
     return classes
 
 
+def _has_constant_root(pattern: FusionPattern) -> bool:
+    """A root of `pattern` is an `lmhlo.constant` (no fusion may output one)."""
+    return any(op.name == "lmhlo.constant" for op in pattern.root_ops)
+
+
 def _both_stitch_supported(lhs: FusionPattern, rhs: FusionPattern) -> bool:
     return all_stitch_cpu_supported(lhs) and all_stitch_cpu_supported(rhs)
 
@@ -402,24 +430,39 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
     def may_merge_unconnected(
         self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
     ) -> bool:
+        lhs_key = self.unconnected_merge_key(shape_analysis, lhs)
+        rhs_key = self.unconnected_merge_key(shape_analysis, rhs)
+        if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL:
+            return False
+        if lhs_key is None or rhs_key is None:
+            return self.may_merge(shape_analysis, lhs, rhs)
+        return self.may_merge_unconnected_keys(shape_analysis, lhs_key, rhs_key)
+
+    def unconnected_merge_key(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
+    ) -> Any:
         # No path joins the two: each side's results stay results, so the
         # answer of `may_merge` depends on the element classes of the two
-        # sides' results only (memoised per pair of classes, per analysis state).
-        if not (self.is_fusible(lhs) and self.is_fusible(rhs)):
+        # sides' results only.
+        key = super().unconnected_merge_key(shape_analysis, pattern)
+        if key is REFUSE_ALL:
+            return key
+        return _result_classes(shape_analysis, pattern)
+
+    def may_merge_unconnected_keys(
+        self, shape_analysis: ShapeAnalysis, lhs_key: Any, rhs_key: Any
+    ) -> bool:
+        # memoised per pair of classes, per analysis state
+        if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL:
             return False
-        classes = (
-            _result_classes(shape_analysis, lhs),
-            _result_classes(shape_analysis, rhs),
-        )
-        if classes[0] is None or classes[1] is None:
-            return self.may_merge(shape_analysis, lhs, rhs)
         version = shape_analysis.version
         if self._classes_memo_version != (shape_analysis, version):
             self._classes_memo = {}
             self._classes_memo_version = (shape_analysis, version)
+        classes = (lhs_key, rhs_key)
         found = self._classes_memo.get(classes)
         if found is None:
-            merged = classes[0] + classes[1]
+            merged = lhs_key + rhs_key
             found = not merged or all(
                 shape_analysis.same_elements_class(merged[0], c) for c in merged[1:]
             )
@@ -485,12 +528,12 @@ class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
     ) -> bool:
         return _both_stitch_supported(lhs, rhs) and super().may_merge(shape_analysis, lhs, rhs)
 
-    def may_merge_unconnected(
-        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
-    ) -> bool:
-        return _both_stitch_supported(lhs, rhs) and super().may_merge_unconnected(
-            shape_analysis, lhs, rhs
-        )
+    def unconnected_merge_key(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
+    ) -> Any:
+        if not all_stitch_cpu_supported(pattern):
+            return REFUSE_ALL
+        return super().unconnected_merge_key(shape_analysis, pattern)
 
 
 class PlacementAwareFusionStrategy(FusionStrategy):
@@ -554,6 +597,27 @@ class PlacementAwareFusionStrategy(FusionStrategy):
         strategy = self.strategy_for(device)
         return strategy is not None and strategy.may_merge_unconnected(shape_analysis, lhs, rhs)
 
+    def unconnected_merge_key(
+        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
+    ) -> Any:
+        device = self.pattern_placement(pattern)
+        strategy = self.strategy_for(device)
+        if strategy is None:
+            return REFUSE_ALL
+        key = strategy.unconnected_merge_key(shape_analysis, pattern)
+        if key is None or key is REFUSE_ALL:
+            return key
+        return (device, key)
+
+    def may_merge_unconnected_keys(
+        self, shape_analysis: ShapeAnalysis, lhs_key: Any, rhs_key: Any
+    ) -> bool:
+        if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL or lhs_key[0] != rhs_key[0]:
+            return False
+        strategy = self.strategy_for(lhs_key[0])
+        assert strategy is not None
+        return strategy.may_merge_unconnected_keys(shape_analysis, lhs_key[1], rhs_key[1])
+
     def try_fuse(
         self,
         shape_analysis: ShapeAnalysis,
@@ -590,6 +654,7 @@ class PlacementAwareFusionStrategy(FusionStrategy):
 
 
 __all__ = [
+    "REFUSE_ALL",
     "BaseCpuFusionStrategy",
     "BaseFusionStrategy",
     "BaseGpuFusionStrategy",

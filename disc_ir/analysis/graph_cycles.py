@@ -17,6 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 _ONE = np.uint64(1)
+#: ancestors `reorder_as_if_edge` collects one by one before it reads them
+#: off the closure instead
+_DFS_BUDGET = 64
 
 
 def _bit(y: int) -> np.uint64:
@@ -73,6 +76,8 @@ class GraphCycles:
 
     def __init__(self, num_nodes: int) -> None:
         self._nodes = [_Node(i) for i in range(num_nodes)]
+        # the nodes' ranks again, for vectorized queries (`ranks_of`)
+        self._ranks = np.arange(num_nodes, dtype=np.int64)
         self._free: list[int] = []
         self._deltaf: list[int] = []
         self._deltab: list[int] = []
@@ -94,6 +99,10 @@ class GraphCycles:
     def rank(self, node: int) -> int:
         """`node`'s position in the current topological order."""
         return self._nodes[node].rank
+
+    def ranks_of(self, nodes: np.ndarray) -> np.ndarray:
+        """The ranks of `nodes` (an int64 array)."""
+        return self._ranks[nodes]
 
     def is_active(self, node: int) -> bool:
         """False once `node` was merged away by `contract_edge`."""
@@ -209,12 +218,51 @@ class GraphCycles:
         """The ranks `insert_edge(x, y)` then `remove_edge(x, y)` leave, for
         unconnected `x` and `y` with `x` ranked after `y` (edges and closure
         unchanged): the Pearce-Kelly reordering alone."""
-        nx, ny = self._nodes[x], self._nodes[y]
-        assert nx.rank > ny.rank
+        nodes = self._nodes
+        nx, ny = nodes[x], nodes[y]
+        low, high = ny.rank, nx.rank
+        assert high > low
+        if all(nodes[w].rank > high for w in ny.outputs._seq) and all(
+            nodes[w].rank < low for w in nx.inputs._seq
+        ):
+            # nothing else lies between them: both searches stop at once and
+            # the two swap ranks
+            nx.rank, ny.rank = low, high
+            self._ranks[x], self._ranks[y] = low, high
+            return
         found = self._forward_dfs(y, nx.rank)
         assert not found, "reorder_as_if_edge on connected nodes"
-        self._backward_dfs(x, ny.rank)
+        budget = _DFS_BUDGET if self._reach is not None else -1
+        if not self._backward_dfs(x, low, budget):
+            # many nodes above `x` lie between the two: read them off the
+            # closure (every ancestor ranked after `y`) and reorder in bulk
+            self._clear_visited(self._deltab)
+            self._reorder_in_bulk(self._ancestors_ranked_after(x, low))
+            return
         self._reorder()
+        self._reorder()
+
+    def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
+        """`x` and the nodes reaching it ranked after `low`, from the closure:
+        what `_backward_dfs(x, low)` visits (a path into `x` from such a node
+        only passes nodes ranked after it)."""
+        assert self._reach is not None
+        column = (self._reach[:, x >> 6] >> np.uint64(x & 63)) & _ONE
+        above = np.flatnonzero(column)
+        return np.append(above[self._ranks[above] > low], x)
+
+    def _reorder_in_bulk(self, deltab: np.ndarray) -> None:
+        """`_reorder` with `deltab` given as an array (many nodes)."""
+        deltaf = np.asarray(self._deltaf, dtype=np.int64)
+        for n in self._deltaf:
+            self._nodes[n].visited = False
+        ranks_b, ranks_f = self._ranks[deltab], self._ranks[deltaf]
+        order = np.concatenate((deltab[np.argsort(ranks_b)], deltaf[np.argsort(ranks_f)]))
+        ranks = np.sort(np.concatenate((ranks_b, ranks_f)))
+        self._ranks[order] = ranks
+        nodes = self._nodes
+        for n, rank in zip(order.tolist(), ranks.tolist(), strict=True):
+            nodes[n].rank = rank
 
     def remove_edge(self, x: int, y: int) -> None:
         if y not in self._nodes[x].outputs:
@@ -282,7 +330,9 @@ class GraphCycles:
                     stack.append(w)
         return False
 
-    def _backward_dfs(self, n: int, lower_bound: int) -> None:
+    def _backward_dfs(self, n: int, lower_bound: int, budget: int = -1) -> bool:
+        """Visit `n` and its ancestors ranked after `lower_bound` (`_deltab`);
+        False, stopping early, once more than `budget` (if not negative) are."""
         self._deltab = []
         stack = [n]
         while stack:
@@ -290,12 +340,15 @@ class GraphCycles:
             node = self._nodes[n]
             if node.visited:
                 continue
+            if len(self._deltab) == budget:
+                return False
             node.visited = True
             self._deltab.append(n)
             for w in node.inputs._seq:
                 nw = self._nodes[w]
                 if not nw.visited and lower_bound < nw.rank:
                     stack.append(w)
+        return True
 
     def _reorder(self) -> None:
         deltab = sorted(self._deltab, key=lambda n: self._nodes[n].rank)
@@ -306,6 +359,7 @@ class GraphCycles:
             self._nodes[n].visited = False
         for n, rank in zip(order, ranks, strict=True):
             self._nodes[n].rank = rank
+        self._ranks[order] = ranks
 
     def _clear_visited(self, nodes: list[int]) -> None:
         for n in nodes:
@@ -318,22 +372,38 @@ def _contracted_closure(
     """The transitive closure after merging `ends` (no other path between
     them) into `kept`, updated in place from the closure before (with or
     without the edge between them): whatever reached either end reaches
-    `kept` and all that either end reached; a few row operations over the
-    bit matrix instead of a rebuild over every edge."""
+    `kept` and all that either end reached.
+
+    A node that reached end `e` already reaches `e` and all below it: it
+    gains what lies below the other end alone, and trades `removed` for
+    `kept`. Those gains are a few words of the row: only they are rewritten,
+    for each node above either end.
+    """
     e0, e1 = ends
-    column = (closure[:, e0 >> 6] >> np.uint64(e0 & 63)) | (
-        closure[:, e1 >> 6] >> np.uint64(e1 & 63)
-    )
-    ancestors = np.flatnonzero(column & _ONE)
-    merged = closure[e0] | closure[e1]
+    c0 = (closure[:, e0 >> 6] >> np.uint64(e0 & 63)) & _ONE
+    c1 = (closure[:, e1 >> 6] >> np.uint64(e1 & 63)) & _ONE
+    # each end and all below it
+    below0, below1 = closure[e0].copy(), closure[e1].copy()
+    below0[e0 >> 6] |= _bit(e0)
+    below1[e1 >> 6] |= _bit(e1)
+    kept_bit = np.zeros_like(below0)
+    kept_bit[kept >> 6] = _bit(kept)
+    for above, gain in (
+        (c0 & c1, kept_bit),
+        (c0 & (c1 ^ _ONE), (below1 & ~below0) | kept_bit),
+        (c1 & (c0 ^ _ONE), (below0 & ~below1) | kept_bit),
+    ):
+        rows = np.flatnonzero(above)
+        if not len(rows):
+            continue
+        words = np.union1d(np.flatnonzero(gain), [removed >> 6])
+        block = closure[np.ix_(rows, words)]
+        block |= gain[words]
+        block[:, np.searchsorted(words, removed >> 6)] &= ~_bit(removed)
+        closure[np.ix_(rows, words)] = block
+    merged = below0 | below1
     for e in ends:
         merged[e >> 6] &= ~_bit(e)
-    gain = merged.copy()
-    gain[kept >> 6] |= _bit(kept)
-    rows = closure[ancestors]
-    rows |= gain
-    rows[:, removed >> 6] &= ~_bit(removed)
-    closure[ancestors] = rows
     closure[kept] = merged
     closure[removed] = 0
     return closure

@@ -304,13 +304,15 @@ class FusionPlanner:
         virtual edge lhs -> rhs and tries to contract it); True if any merged.
 
         BladeDISC's order and side effects are kept exactly, cheaper: the
-        strategy is asked first (it does not look at the graph); a refused
+        strategy is asked first (it does not look at the graph), for a whole
+        class of pairs at once where it can (`_UnconnectedKeys`); a refused
         pair only needs its virtual edge's effect on the topological ranks
         (`GraphCycles.reorder_as_if_edge`, nothing when the ranks are already
         in order), as the edge is removed again right away.
         """
         cycles = self.cycles
         order = cycles.all_nodes_in_post_order()
+        keys = _UnconnectedKeys(self.strategy, self.shape_analysis)
 
         def candidates() -> tuple[list[int], list[_Cluster], np.ndarray]:
             # positions in `order` of the nodes whose cluster can take part,
@@ -336,22 +338,34 @@ class FusionPlanner:
                 # the candidates from `k` on that no path joins to `lhs`'s
                 # cluster: the closure changes with merges only
                 free = np.flatnonzero(~cycles.connected_to(lc.node_id, cand_nodes[k:])) + k
-                merged_at = -1
-                for j in free.tolist():
+                verdicts = keys.verdicts(lc.pattern, cand_clusters, free)
+                # A refused pair ranked in order leaves no trace; the ranks
+                # below `lhs`'s only fall further below it.
+                busy = (verdicts != _REFUSED) | (
+                    cycles.ranks_of(cand_nodes[free]) < cycles.rank(lc.node_id)
+                )
+                merged_at = restart_at = -1
+                for j, verdict in zip(
+                    free[busy].tolist(), verdicts[busy].tolist(), strict=True
+                ):
                     rc = cand_clusters[j]
                     if rc is lc:
                         continue
                     a, b = lc.node_id, rc.node_id
-                    merged = (
-                        self._trial_merge(lc, rc)
-                        if self.strategy.may_merge_unconnected(
+                    merged = None
+                    if verdict != _REFUSED and (
+                        verdict == _ACCEPTED
+                        or self.strategy.may_merge_unconnected(
                             self.shape_analysis, lc.pattern, rc.pattern
                         )
-                        else None
-                    )
+                    ):
+                        merged = self._trial_merge(lc, rc)
                     if merged is None:
                         if cycles.rank(a) > cycles.rank(b):
                             cycles.reorder_as_if_edge(a, b)
+                        if verdict != _REFUSED and keys.stale():
+                            restart_at = j + 1  # the strategy learnt a fact
+                            break
                         continue
                     # A virtual edge lets the normal contraction merge the pair.
                     cycles.insert_edge(a, b)
@@ -359,6 +373,9 @@ class FusionPlanner:
                     changed = True
                     merged_at = j
                     break
+                if restart_at >= 0:
+                    k = restart_at
+                    continue
                 if merged_at < 0:
                     break
                 pos = cands[merged_at]
@@ -435,6 +452,87 @@ class FusionPlanner:
 
         while self._for_each_edge_in_post_order(reorder):
             pass
+
+
+#: `_UnconnectedKeys.verdicts`: the strategy refuses the pair, accepts it
+#: (a trial merge decides), or can only tell by looking at the pair
+_REFUSED, _ACCEPTED, _ASK = 0, 1, 2
+
+
+class _UnconnectedKeys:
+    """The strategy's `may_merge_unconnected` for one pattern against many,
+    by classes of patterns (`FusionStrategy.unconnected_merge_key`): each
+    pattern's key gets a small integer code, each pair of codes one answer,
+    valid while the shape analysis learns nothing new (`stale`)."""
+
+    def __init__(self, strategy: FusionStrategy, shape_analysis: ShapeAnalysis) -> None:
+        self.strategy = strategy
+        self.shape_analysis = shape_analysis
+        self._reset()
+
+    def _reset(self) -> None:
+        self._version = self.shape_analysis.version
+        self._codes: dict[object, int] = {}
+        self._keys: list[object] = []
+        self._pattern_codes: dict[int, tuple[FusionPattern, int]] = {}
+        self._answers: dict[int, np.ndarray] = {}
+        self._clusters: list[_Cluster] | None = None
+        self._cluster_codes = np.zeros(0, dtype=np.int64)
+
+    def stale(self) -> bool:
+        """Whether the analysis changed since the codes were made (they are
+        remade at the next `verdicts`)."""
+        return self.shape_analysis.version != self._version
+
+    def _code(self, pattern: FusionPattern) -> int:
+        """The code of `pattern`'s key; -1 when it has none (ask per pair)."""
+        found = self._pattern_codes.get(id(pattern))
+        if found is not None and found[0] is pattern:
+            return found[1]
+        key = self.strategy.unconnected_merge_key(self.shape_analysis, pattern)
+        code = -1
+        if key is not None:
+            code = self._codes.get(key, -1)
+            if code < 0:
+                code = self._codes[key] = len(self._keys)
+                self._keys.append(key)
+        self._pattern_codes[id(pattern)] = (pattern, code)
+        return code
+
+    def _answers_for(self, code: int) -> np.ndarray:
+        """`may_merge_unconnected_keys(code, c)` for every code `c` so far."""
+        found = self._answers.get(code)
+        count = len(self._keys)
+        if found is None or len(found) < count:
+            ask = self.strategy.may_merge_unconnected_keys
+            lhs_key = self._keys[code]
+            found = np.fromiter(
+                (ask(self.shape_analysis, lhs_key, k) for k in self._keys), dtype=bool, count=count
+            )
+            self._answers[code] = found
+        return found
+
+    def verdicts(
+        self, lhs: FusionPattern, clusters: list[_Cluster], picked: np.ndarray
+    ) -> np.ndarray:
+        """`_REFUSED` / `_ACCEPTED` / `_ASK` for `lhs` against the pattern of
+        each of `clusters[i]`, `i` in `picked` (an int64 array). `clusters`
+        is taken to hold the same patterns as long as it is the same list."""
+        if self.stale():
+            self._reset()
+        lhs_code = self._code(lhs)
+        if lhs_code < 0:
+            return np.full(len(picked), _ASK, dtype=np.int8)
+        if self._clusters is not clusters:
+            self._clusters = clusters
+            self._cluster_codes = np.fromiter(
+                (self._code(c.pattern) for c in clusters), dtype=np.int64, count=len(clusters)
+            )
+        codes = self._cluster_codes[picked]
+        answers = self._answers_for(lhs_code)
+        out = np.where(answers[np.maximum(codes, 0)], _ACCEPTED, _REFUSED).astype(np.int8)
+        out[codes < 0] = _ASK
+        return out
 
 
 class _BlockPositions:

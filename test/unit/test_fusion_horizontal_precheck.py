@@ -1,41 +1,96 @@
-"""The horizontal sweep's pre-check (`may_merge_unconnected`) answers as the
-strategy's full `is_fusible` + `may_merge` would, for every unconnected pair
-the fusion planner asks about, and the fusion plan does not change."""
+"""The horizontal sweep's pre-checks (`may_merge_unconnected`, answered by
+classes of patterns through `unconnected_merge_key`) agree with each other,
+never refuse a pair the strategy's full `try_fuse_inplace` would merge, and
+leave the fusion plan exactly as trying every unconnected pair does."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
+from xdsl.printer import Printer
 
 import disc_ir.analysis.fusion_strategy_base as base
+import disc_ir.transforms.disc_fusion as fusion
 from disc_ir.api import load_module, make_context, phase_passes
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
+MODELS_CHECKED = ["layernorm_gelu_dyn", "bert_layer_dyn"]
 
 
-def _fuse(path: Path) -> None:
+def _fused_text(path: Path) -> str:
+    """The module right after `disc-fusion` in the CPU pipeline, printed."""
     ctx = make_context()
     module = load_module(ctx, path.read_text())
     for _, passes in phase_passes("cpu", None, ""):
         for p in passes:
             p.apply(ctx, module)
             if p.name == "disc-fusion":
-                return
+                out = io.StringIO()
+                Printer(stream=out).print_op(module)
+                return out.getvalue()
+    raise AssertionError("no disc-fusion in the pipeline")
 
 
-@pytest.mark.parametrize("model", ["layernorm_gelu_dyn", "bert_layer_dyn"])
-def test_precheck_agrees_with_may_merge(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fast_path = base.PlacementAwareFusionStrategy.may_merge_unconnected
-    asked: list[bool] = []
+@pytest.mark.parametrize("model", MODELS_CHECKED)
+def test_keys_agree_with_the_pair_and_the_merge(
+    model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before each sweep, for unconnected fusible pairs: the key-based answer
+    equals `may_merge_unconnected`, and a refused pair is one `try_fuse_inplace`
+    refuses too."""
+    sweep = fusion.FusionPlanner._horizontal_sweep
+    seen = {"pairs": 0, "refused": 0, "by_key": 0}
 
-    def checked(self, shape_analysis, lhs, rhs):  # type: ignore[no-untyped-def]
-        fast = fast_path(self, shape_analysis, lhs, rhs)
-        slow = base.FusionStrategy.may_merge_unconnected(self, shape_analysis, lhs, rhs)
-        assert fast == slow, ([op.name for op in lhs.op_list], [op.name for op in rhs.op_list])
-        asked.append(fast)
-        return fast
+    def checked(self: fusion.FusionPlanner, lone_reshape: Any) -> bool:
+        strategy, analysis = self.strategy, self.shape_analysis
+        clusters = {id(c): c for c in (self.cluster_of_node(n) for n in range(len(self.op_list)))}
+        fusible = [c for c in clusters.values() if c.pattern.is_fusible()]
+        nodes = np.array([c.node_id for c in fusible], dtype=np.int64)
+        for lc in fusible[:60]:
+            free = np.flatnonzero(~self.cycles.connected_to(lc.node_id, nodes))
+            for i in free.tolist():
+                rc = fusible[i]
+                if rc is lc:
+                    continue
+                answer = strategy.may_merge_unconnected(analysis, lc.pattern, rc.pattern)
+                lk = strategy.unconnected_merge_key(analysis, lc.pattern)
+                rk = strategy.unconnected_merge_key(analysis, rc.pattern)
+                if lk is not None and rk is not None:
+                    assert strategy.may_merge_unconnected_keys(analysis, lk, rk) == answer
+                    seen["by_key"] += 1
+                if not answer:
+                    merged = strategy.try_fuse_inplace(analysis, lc.pattern, rc.pattern)
+                    assert merged is None, (
+                        [op.name for op in lc.pattern.op_list],
+                        [op.name for op in rc.pattern.op_list],
+                    )
+                    seen["refused"] += 1
+                seen["pairs"] += 1
+        return sweep(self, lone_reshape)
 
-    monkeypatch.setattr(base.PlacementAwareFusionStrategy, "may_merge_unconnected", checked)
-    _fuse(MODELS / f"{model}.mlir")
-    assert len(asked) > 100 and any(asked) and not all(asked)
+    monkeypatch.setattr(fusion.FusionPlanner, "_horizontal_sweep", checked)
+    _fused_text(MODELS / f"{model}.mlir")
+    assert seen["pairs"] > 100 and 0 < seen["refused"] < seen["pairs"]
+    assert seen["by_key"] > seen["pairs"] // 2
+
+
+@pytest.mark.parametrize("model", MODELS_CHECKED)
+def test_plan_is_that_of_trying_every_pair(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _fused_text(MODELS / f"{model}.mlir")
+
+    def ask_every_pair(self: Any, lhs: Any, clusters: Any, picked: np.ndarray) -> np.ndarray:
+        return np.full(len(picked), fusion._ASK, dtype=np.int8)
+
+    monkeypatch.setattr(fusion._UnconnectedKeys, "verdicts", ask_every_pair)
+    monkeypatch.setattr(
+        base.PlacementAwareFusionStrategy,
+        "may_merge_unconnected",
+        lambda self, analysis, lhs, rhs: True,
+    )
+    slow = _fused_text(MODELS / f"{model}.mlir")
+    assert fast == slow
+    assert fast.count('"lmhlo.fusion"') + fast.count("lmhlo.fusion") > 0

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from disc_ir.analysis import graph_cycles
 from disc_ir.analysis.graph_cycles import GraphCycles
 
 
@@ -68,8 +70,12 @@ def test_closure_cache_follows_every_edge_change() -> None:
         a, b = rng.choice(nodes), rng.choice(nodes)
         kind = step % 4
         if kind == 0 and a != b and not g.is_reachable(a, b) and not g.is_reachable(b, a):
-            g.insert_edge(a, b)  # a trial edge, removed again
-            g.remove_edge(a, b)
+            g.reachability()
+            g.insert_edge(a, b)  # a trial edge, removed again ...
+            if step % 8 == 0:
+                g.contract_edge(a, b)  # ... or contracted (a horizontal merge)
+            else:
+                g.remove_edge(a, b)
         elif kind == 1 and g.successors(a):
             b = g.successors(a)[0]
             others = [s for s in g.successors(a) if s != b]
@@ -85,12 +91,17 @@ def test_closure_cache_follows_every_edge_change() -> None:
             g.insert_edge(a, b)
 
 
-def test_reorder_as_if_edge_matches_a_trial_edge() -> None:
+@pytest.mark.parametrize("budget", [64, 1])
+def test_reorder_as_if_edge_matches_a_trial_edge(
+    budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The fusion planner's refused horizontal pairs only replay the rank
     change of a virtual edge: same post order, edges and closure as
-    `insert_edge` then `remove_edge`."""
+    `insert_edge` then `remove_edge`, whether the ancestors to move are
+    searched one by one or (past the search budget) read off the closure."""
     import random
 
+    monkeypatch.setattr(graph_cycles, "_DFS_BUDGET", budget)
     rng = random.Random(11)
     n = 30
     g1, g2 = GraphCycles(n), GraphCycles(n)
@@ -106,6 +117,7 @@ def test_reorder_as_if_edge_matches_a_trial_edge() -> None:
             a, b = b, a
         g1.insert_edge(a, b)
         g1.remove_edge(a, b)
+        g2.reachability()  # the closure the bulk path reads
         g2.reorder_as_if_edge(a, b)
         tried += 1
         assert g1.all_nodes_in_post_order() == g2.all_nodes_in_post_order()
