@@ -242,6 +242,43 @@ class GraphCycles:
         self._reorder()
         self._reorder()
 
+    def reorder_as_if_edges(self, x: int, ys: list[int]) -> None:
+        """`reorder_as_if_edge(x, y)` for each of `ys` in turn that is ranked
+        before `x` by then (the others are already in order)."""
+        nodes, ranks = self._nodes, self._ranks
+        nx = nodes[x]
+        inputs = nx.inputs._seq
+        for y in ys:
+            ny = nodes[y]
+            low, high = ny.rank, nx.rank
+            if low > high:
+                continue
+            # `reorder_as_if_edge` inline for the common cases: nothing below
+            # `y` lies between the two, and what lies above `x` is a direct
+            # input whose own inputs lie before `y` (e.g. a constant's buffer)
+            for w in ny.outputs._seq:
+                if nodes[w].rank < high:
+                    break
+            else:
+                moved = [w for w in inputs if nodes[w].rank > low]
+                if not moved:
+                    nx.rank, ny.rank = low, high
+                    ranks[x], ranks[y] = low, high
+                    continue
+                if all(nodes[u].rank < low for w in moved for u in nodes[w].inputs._seq):
+                    # they and `x` move before `y`, keeping their order; `y`
+                    # takes `x`'s rank
+                    moved.sort(key=lambda w: nodes[w].rank)
+                    slots = [low] + [nodes[w].rank for w in moved]
+                    moved.append(x)
+                    for w, rank in zip(moved, slots, strict=True):
+                        nodes[w].rank = rank
+                    ny.rank = high
+                    ranks[moved] = slots
+                    ranks[y] = high
+                    continue
+            self.reorder_as_if_edge(x, y)
+
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:
         what `_backward_dfs(x, low)` visits (a path into `x` from such a node

@@ -345,6 +345,7 @@ class FusionPlanner:
                     cycles.ranks_of(cand_nodes[free]) < cycles.rank(lc.node_id)
                 )
                 merged_at = restart_at = -1
+                refused: list[int] = []  # their rank changes are replayed in one go
                 for j, verdict in zip(
                     free[busy].tolist(), verdicts[busy].tolist(), strict=True
                 ):
@@ -352,18 +353,21 @@ class FusionPlanner:
                     if rc is lc:
                         continue
                     a, b = lc.node_id, rc.node_id
+                    if verdict == _REFUSED:
+                        refused.append(b)
+                        continue
+                    if refused:
+                        cycles.reorder_as_if_edges(a, refused)
+                        refused = []
                     merged = None
-                    if verdict != _REFUSED and (
-                        verdict == _ACCEPTED
-                        or self.strategy.may_merge_unconnected(
-                            self.shape_analysis, lc.pattern, rc.pattern
-                        )
+                    if verdict == _ACCEPTED or self.strategy.may_merge_unconnected(
+                        self.shape_analysis, lc.pattern, rc.pattern
                     ):
                         merged = self._trial_merge(lc, rc)
                     if merged is None:
                         if cycles.rank(a) > cycles.rank(b):
                             cycles.reorder_as_if_edge(a, b)
-                        if verdict != _REFUSED and keys.stale():
+                        if keys.stale():
                             restart_at = j + 1  # the strategy learnt a fact
                             break
                         continue
@@ -373,6 +377,8 @@ class FusionPlanner:
                     changed = True
                     merged_at = j
                     break
+                if refused:
+                    cycles.reorder_as_if_edges(lc.node_id, refused)
                 if restart_at >= 0:
                     k = restart_at
                     continue

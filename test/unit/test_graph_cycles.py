@@ -124,3 +124,29 @@ def test_reorder_as_if_edge_matches_a_trial_edge(
         assert all(g1.successors(x) == g2.successors(x) for x in range(n))
         assert np.array_equal(g1.reachability(), g2.reachability())
     assert tried > 10
+
+
+def test_reorder_as_if_edges_replays_each_in_turn() -> None:
+    """The batched replay of refused virtual edges x -> y (each y in turn,
+    only those ranked before x by then) leaves the ranks trial edges leave."""
+    import random
+
+    rng = random.Random(5)
+    n = 40
+    g1, g2 = GraphCycles(n), GraphCycles(n)
+    for _ in range(50):
+        a, b = rng.randrange(n), rng.randrange(n)
+        assert g1.insert_edge(a, b) == g2.insert_edge(a, b)
+    batches = 0
+    for _ in range(60):
+        x = rng.randrange(n)
+        ys = [y for y in rng.sample(range(n), 12) if y != x]
+        ys = [y for y in ys if not g1.is_reachable(x, y) and not g1.is_reachable(y, x)]
+        for y in ys:
+            if g1.rank(x) > g1.rank(y):
+                g1.insert_edge(x, y)
+                g1.remove_edge(x, y)
+        g2.reorder_as_if_edges(x, ys)
+        batches += len(ys) > 1
+        assert g1.all_nodes_in_post_order() == g2.all_nodes_in_post_order()
+    assert batches > 10
