@@ -171,9 +171,7 @@ class FusionStrategy:
             and self.may_merge(shape_analysis, lhs, rhs)
         )
 
-    def unconnected_merge_key(
-        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
-    ) -> Any:
+    def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         """What `may_merge_unconnected` looks at of `pattern`, hashable: for
         two patterns no path joins whose keys are both not None,
         `may_merge_unconnected(lhs, rhs) ==
@@ -438,9 +436,7 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
             return self.may_merge(shape_analysis, lhs, rhs)
         return self.may_merge_unconnected_keys(shape_analysis, lhs_key, rhs_key)
 
-    def unconnected_merge_key(
-        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
-    ) -> Any:
+    def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         # No path joins the two: each side's results stay results, so the
         # answer of `may_merge` depends on the element classes of the two
         # sides' results only.
@@ -528,9 +524,7 @@ class StitchBaseCpuFusionStrategy(BaseCpuFusionStrategy):
     ) -> bool:
         return _both_stitch_supported(lhs, rhs) and super().may_merge(shape_analysis, lhs, rhs)
 
-    def unconnected_merge_key(
-        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
-    ) -> Any:
+    def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         if not all_stitch_cpu_supported(pattern):
             return REFUSE_ALL
         return super().unconnected_merge_key(shape_analysis, pattern)
@@ -597,9 +591,7 @@ class PlacementAwareFusionStrategy(FusionStrategy):
         strategy = self.strategy_for(device)
         return strategy is not None and strategy.may_merge_unconnected(shape_analysis, lhs, rhs)
 
-    def unconnected_merge_key(
-        self, shape_analysis: ShapeAnalysis, pattern: FusionPattern
-    ) -> Any:
+    def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         device = self.pattern_placement(pattern)
         strategy = self.strategy_for(device)
         if strategy is None:

@@ -346,9 +346,7 @@ class FusionPlanner:
                 )
                 merged_at = restart_at = -1
                 refused: list[int] = []  # their rank changes are replayed in one go
-                for j, verdict in zip(
-                    free[busy].tolist(), verdicts[busy].tolist(), strict=True
-                ):
+                for j, verdict in zip(free[busy].tolist(), verdicts[busy].tolist(), strict=True):
                     rc = cand_clusters[j]
                     if rc is lc:
                         continue
