@@ -5,6 +5,9 @@
   seconds are spent); median and minimum in milliseconds.
 - `copy_bandwidth()`: numpy copies of a large float32 array (256 MiB by
   default); GB/s = 2 x bytes / time (read + write), best and median.
+- `python_loop_ms()`: the best time of a fixed pure-Python loop, the
+  interpreter speed the machine gives at that moment (disc-ir's compile
+  time follows it; on a shared VM it drifts by tens of percent).
 - `relative_error(got, want)`: max |got - want| / max |want| over every
   output (normwise, so values near zero do not dominate); inf on a shape
   mismatch or a non-finite result.
@@ -106,6 +109,18 @@ def copy_bandwidth(nbytes: int = 256 << 20, repeats: int = 10) -> dict[str, floa
         np.copyto(dst, src)
         rates.append(2 * src.nbytes / (time.perf_counter() - t0) / 1e9)
     return {"best_gb_s": max(rates), "median_gb_s": statistics.median(rates), "bytes": src.nbytes}
+
+
+def python_loop_ms(iterations: int = 2_000_000, repeats: int = 3) -> float:
+    """Best of `repeats` timings of a fixed pure-Python loop, in milliseconds."""
+    best = math.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(iterations):
+            total += i
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e3
 
 
 def relative_error(got: Sequence[np.ndarray], want: Sequence[np.ndarray]) -> float:

@@ -68,6 +68,7 @@ from bench import models as M
 from bench.measure import (
     copy_bandwidth,
     peak_rss,
+    python_loop_ms,
     relative_error,
     time_call,
     time_calls_interleaved,
@@ -947,6 +948,7 @@ def main(argv: list[str] | None = None) -> int:
         "schema": SCHEMA,
         "machine": machine_info(args.threads),
         "load_average_start": _load(),
+        "python_loop_ms_start": python_loop_ms(),
         "settings": {
             "quick": args.quick,
             "sections": sections,
@@ -1036,12 +1038,14 @@ def main(argv: list[str] | None = None) -> int:
 
     payload["targets"] = target_checks(payload)
     payload["load_average_end"] = _load()
+    payload["python_loop_ms_end"] = python_loop_ms()
     payload["wall_s"] = time.perf_counter() - t_start
     print()
     print(format_report(payload))
     print(
         f"\nwall {payload['wall_s']:.0f} s; load average {payload['load_average_start']} -> "
-        f"{payload['load_average_end']} on {os.cpu_count()} cores"
+        f"{payload['load_average_end']} on {os.cpu_count()} cores; pure-Python loop "
+        f"{payload['python_loop_ms_start']:.0f} -> {payload['python_loop_ms_end']:.0f} ms"
     )
 
     out = args.out or default_out()

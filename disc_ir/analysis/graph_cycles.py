@@ -240,7 +240,6 @@ class GraphCycles:
             self._reorder_in_bulk(self._ancestors_ranked_after(x, low))
             return
         self._reorder()
-        self._reorder()
 
     def reorder_as_if_edges(self, x: int, ys: list[int]) -> None:
         """`reorder_as_if_edge(x, y)` for each of `ys` in turn that is ranked

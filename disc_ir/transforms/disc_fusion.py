@@ -59,6 +59,7 @@ from disc_ir.analysis.fusion_pattern import (
 )
 from disc_ir.analysis.fusion_strategies import make_fusion_pipeline
 from disc_ir.analysis.fusion_strategy_base import (
+    REFUSE_ALL,
     FusionStrategy,
     PlacementAwareFusionStrategy,
 )
@@ -527,6 +528,8 @@ class _UnconnectedKeys:
         lhs_code = self._code(lhs)
         if lhs_code < 0:
             return np.full(len(picked), _ASK, dtype=np.int8)
+        if self._keys[lhs_code] is REFUSE_ALL:
+            return np.full(len(picked), _REFUSED, dtype=np.int8)
         if self._clusters is not clusters:
             self._clusters = clusters
             self._cluster_codes = np.fromiter(
