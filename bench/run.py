@@ -58,7 +58,7 @@ import math
 import os
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -498,6 +498,27 @@ def _err(value: float | None) -> float:
     return math.inf if value is None else value
 
 
+def _scaling_check(enc: dict[str, Any] | None, add: Callable[[str, str, str], None]) -> None:
+    """Doubling the encoder at most doubles its compile time: every measured
+    pair N, 2N layers (N/A with no such pair)."""
+    name = "BERT encoder compile scaling: doubling the layers at most doubles the time"
+    times = {
+        r["layers"]: r["disc_compile_s"]
+        for r in (enc or {}).get("runs", [])
+        if "disc_compile_s" in r
+    }
+    pairs = [(n, 2 * n) for n in sorted(times) if 2 * n in times]
+    if not pairs:
+        add(name, "N/A", "no N and 2N layers both measured")
+        return
+    ratios = [(n, m, times[m] / times[n]) for n, m in pairs]
+    add(
+        name,
+        "PASS" if all(r <= 2.0 for _, _, r in ratios) else "MISS",
+        ", ".join(f"{n} -> {m}: {r:.2f}x" for n, m, r in ratios),
+    )
+
+
 def target_checks(payload: dict[str, Any]) -> list[dict[str, str]]:
     """The issue's targets: PASS / MISS / N/A with the figures."""
     checks: list[dict[str, str]] = []
@@ -574,6 +595,7 @@ def target_checks(payload: dict[str, Any]) -> list[dict[str, str]]:
         )
     else:
         add(name, "N/A", "not measured (encoder section off)")
+    _scaling_check(enc, add)
 
     errs: list[tuple[str, float]] = []
     failures: list[str] = []

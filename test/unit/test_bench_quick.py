@@ -192,9 +192,18 @@ def test_target_checks_figures() -> None:
             "speedup_vs_xla": 4.0,
             "systems": {"disc-ir": {"total_s": 2.0, "compile_s": 1.5}, "xla": {"total_s": 8.0}},
         },
-        "encoder": {"runs": [{"layers": 12, "disc_compile_s": 16.0, "disc_export_s": 0.5}]},
+        "encoder": {
+            "runs": [
+                {"layers": 6, "disc_compile_s": 7.0, "disc_export_s": 0.3},
+                {"layers": 12, "disc_compile_s": 16.0, "disc_export_s": 0.5},
+                {"layers": 24, "disc_compile_s": 31.0, "disc_export_s": 0.9},
+            ]
+        },
     }
     status = {t["target"].split(":")[0].split(" (")[0]: t for t in R.target_checks(payload)}
+    scaling = status["BERT encoder compile scaling"]
+    assert scaling["status"] == "MISS"  # 6 -> 12 more than doubles
+    assert scaling["detail"] == "6 -> 12: 2.29x, 12 -> 24: 1.94x"
     assert status["memory-bound graphs"]["status"] == "PASS"
     assert "softmax 0.90x" in status["memory-bound graphs"]["detail"]
     assert status["dynamic shapes"]["status"] == "MISS"
