@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -91,6 +93,15 @@ def test_closure_cache_follows_every_edge_change() -> None:
             g.insert_edge(a, b)
 
 
+def _twin_graphs(rng: Any, n: int, edges: int) -> tuple[GraphCycles, GraphCycles]:
+    """Two graphs of `n` nodes given the same `edges` random edge insertions."""
+    g1, g2 = GraphCycles(n), GraphCycles(n)
+    for _ in range(edges):
+        a, b = rng.randrange(n), rng.randrange(n)
+        assert g1.insert_edge(a, b) == g2.insert_edge(a, b)
+    return g1, g2
+
+
 @pytest.mark.parametrize("budget", [64, 1])
 def test_reorder_as_if_edge_matches_a_trial_edge(
     budget: int, monkeypatch: pytest.MonkeyPatch
@@ -104,10 +115,7 @@ def test_reorder_as_if_edge_matches_a_trial_edge(
     monkeypatch.setattr(graph_cycles, "_DFS_BUDGET", budget)
     rng = random.Random(11)
     n = 30
-    g1, g2 = GraphCycles(n), GraphCycles(n)
-    for _ in range(45):
-        a, b = rng.randrange(n), rng.randrange(n)
-        assert g1.insert_edge(a, b) == g2.insert_edge(a, b)
+    g1, g2 = _twin_graphs(rng, n, 45)
     tried = 0
     for _ in range(200):
         a, b = rng.randrange(n), rng.randrange(n)
@@ -133,10 +141,7 @@ def test_reorder_as_if_edges_replays_each_in_turn() -> None:
 
     rng = random.Random(5)
     n = 40
-    g1, g2 = GraphCycles(n), GraphCycles(n)
-    for _ in range(50):
-        a, b = rng.randrange(n), rng.randrange(n)
-        assert g1.insert_edge(a, b) == g2.insert_edge(a, b)
+    g1, g2 = _twin_graphs(rng, n, 50)
     batches = 0
     for _ in range(60):
         x = rng.randrange(n)
