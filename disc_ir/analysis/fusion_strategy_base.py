@@ -164,12 +164,15 @@ class FusionStrategy:
         """False only when `try_fuse_inplace(lhs, rhs)` would refuse, for two
         patterns no path joins (the horizontal sweep asks it of every such
         pair, before building anything). No path joins them, so each side's
-        roots stay roots of the merge: a constant root is refused."""
-        return (
-            self.unconnected_merge_key(shape_analysis, lhs) is not REFUSE_ALL
-            and self.unconnected_merge_key(shape_analysis, rhs) is not REFUSE_ALL
-            and self.may_merge(shape_analysis, lhs, rhs)
-        )
+        roots stay roots of the merge: a constant root is refused. Answered
+        from the two keys (`unconnected_merge_key`) where both have one."""
+        lhs_key = self.unconnected_merge_key(shape_analysis, lhs)
+        rhs_key = self.unconnected_merge_key(shape_analysis, rhs)
+        if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL:
+            return False
+        if lhs_key is None or rhs_key is None:
+            return self.may_merge(shape_analysis, lhs, rhs)
+        return self.may_merge_unconnected_keys(shape_analysis, lhs_key, rhs_key)
 
     def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         """What `may_merge_unconnected` looks at of `pattern`, hashable: for
@@ -424,17 +427,6 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
             return True
         ref = results[0]
         return all(shape_analysis.is_same_num_elements(ref, r) for r in results)
-
-    def may_merge_unconnected(
-        self, shape_analysis: ShapeAnalysis, lhs: FusionPattern, rhs: FusionPattern
-    ) -> bool:
-        lhs_key = self.unconnected_merge_key(shape_analysis, lhs)
-        rhs_key = self.unconnected_merge_key(shape_analysis, rhs)
-        if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL:
-            return False
-        if lhs_key is None or rhs_key is None:
-            return self.may_merge(shape_analysis, lhs, rhs)
-        return self.may_merge_unconnected_keys(shape_analysis, lhs_key, rhs_key)
 
     def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
         # No path joins the two: each side's results stay results, so the

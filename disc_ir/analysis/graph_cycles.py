@@ -218,19 +218,13 @@ class GraphCycles:
         """The ranks `insert_edge(x, y)` then `remove_edge(x, y)` leave, for
         unconnected `x` and `y` with `x` ranked after `y` (edges and closure
         unchanged): the Pearce-Kelly reordering alone."""
-        nodes = self._nodes
-        nx, ny = nodes[x], nodes[y]
-        low, high = ny.rank, nx.rank
-        assert high > low
-        if all(nodes[w].rank > high for w in ny.outputs._seq) and all(
-            nodes[w].rank < low for w in nx.inputs._seq
-        ):
-            # nothing else lies between them: both searches stop at once and
-            # the two swap ranks
-            nx.rank, ny.rank = low, high
-            self._ranks[x], self._ranks[y] = low, high
-            return
-        found = self._forward_dfs(y, nx.rank)
+        assert self._nodes[x].rank > self._nodes[y].rank
+        self.reorder_as_if_edges(x, [y])
+
+    def _reorder_between(self, x: int, y: int) -> None:
+        """`reorder_as_if_edge` by the Pearce-Kelly searches themselves."""
+        low = self._nodes[y].rank
+        found = self._forward_dfs(y, self._nodes[x].rank)
         assert not found, "reorder_as_if_edge on connected nodes"
         budget = _DFS_BUDGET if self._reach is not None else -1
         if not self._backward_dfs(x, low, budget):
@@ -252,7 +246,7 @@ class GraphCycles:
             low, high = ny.rank, nx.rank
             if low > high:
                 continue
-            # `reorder_as_if_edge` inline for the common cases: nothing below
+            # the common cases without the searches: nothing below
             # `y` lies between the two, and what lies above `x` is a direct
             # input whose own inputs lie before `y` (e.g. a constant's buffer)
             for w in ny.outputs._seq:
@@ -276,7 +270,7 @@ class GraphCycles:
                     ranks[moved] = slots
                     ranks[y] = high
                     continue
-            self.reorder_as_if_edge(x, y)
+            self._reorder_between(x, y)
 
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:

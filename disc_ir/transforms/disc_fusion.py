@@ -308,7 +308,7 @@ class FusionPlanner:
         strategy is asked first (it does not look at the graph), for a whole
         class of pairs at once where it can (`_UnconnectedKeys`); a refused
         pair only needs its virtual edge's effect on the topological ranks
-        (`GraphCycles.reorder_as_if_edge`, nothing when the ranks are already
+        (`GraphCycles.reorder_as_if_edges`, nothing when the ranks are already
         in order), as the edge is removed again right away.
         """
         cycles = self.cycles
@@ -364,8 +364,7 @@ class FusionPlanner:
                     ):
                         merged = self._trial_merge(lc, rc)
                     if merged is None:
-                        if cycles.rank(a) > cycles.rank(b):
-                            cycles.reorder_as_if_edge(a, b)
+                        cycles.reorder_as_if_edges(a, [b])
                         if keys.stale():
                             restart_at = j + 1  # the strategy learnt a fact
                             break
