@@ -11,7 +11,7 @@ holding only the default device's strategy:
 * `stitch`, GPU: `[base, stitch]` (+ `pre_dot`, `dot` first with
   `DISC_ENABLE_COMPUTE_INTENSIVE_FUSE`, + `transform_based`).
 
-Strategies not implemented here (GPU stitch, dot, sparse, transform-based)
+Strategies not implemented here (dot, sparse, transform-based)
 have no entry: their stage fuses nothing, and `missing_strategies` names them.
 """
 
@@ -25,6 +25,7 @@ from disc_ir.analysis.fusion_strategy_base import (
     StitchBaseCpuFusionStrategy,
 )
 from disc_ir.analysis.fusion_strategy_stitch_cpu import StitchCpuFusionStrategy
+from disc_ir.analysis.fusion_strategy_stitch_gpu import StitchGpuFusionStrategy
 from disc_ir.config import env_flag
 
 _FACTORIES: dict[tuple[str, str], type[FusionStrategy]] = {
@@ -33,12 +34,12 @@ _FACTORIES: dict[tuple[str, str], type[FusionStrategy]] = {
     ("gpu", "stitch_base"): BaseGpuFusionStrategy,
     ("cpu", "stitch_base"): StitchBaseCpuFusionStrategy,
     ("cpu", "stitch"): StitchCpuFusionStrategy,
+    ("gpu", "stitch"): StitchGpuFusionStrategy,
 }
 
 #: Known to BladeDISC but not implemented here.
 UNIMPLEMENTED = frozenset(
     {
-        ("gpu", "stitch"),
         ("gpu", "pre_dot"),
         ("gpu", "dot"),
         ("gpu", "transform_based"),

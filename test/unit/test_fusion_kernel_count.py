@@ -14,6 +14,8 @@ constant buffers).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -359,3 +361,61 @@ def test_fusion_patterns_answer_codegen_queries(
         else:
             assert pattern.fusion_type is FusionType.LOOP
             assert pattern.dominant_schedule() == "LoopSchedule"
+
+
+def on_gpu(text: str) -> str:
+    """The layer with its buffers in GPU memory (`#gpu.address_space<global>`);
+    reducer bodies keep their plain scalar memrefs."""
+    out = []
+    for line in text.splitlines():
+        if "^bb0" not in line and "%ra, %rb, %rc" not in line:
+            line = re.sub(
+                r"memref<((?:\?x|\d+x)*f32)>", r"memref<\1, #gpu.address_space<global>>", line
+            )
+        out.append(line)
+    return "\n".join(out)
+
+
+# GPU stitch (`[base, stitch]`, StitchGpuFusionStrategy): the same four regions,
+# each one kernel. Softmax and the two layer norms are kStitch (their row
+# reductions feed later ops of the kernel through shared memory); bias + GELU
+# stays kLoop. The split is the CPU stitch's, with or without horizontal fusion
+# (the N broadcasts are fused into their layer norms by the base stage here).
+AFTER_GPU_STITCH = {"fusion": 4, "library": 8, "other": 0}
+# GPU base: a row reduction may only end a kernel (kRowReduction), so each
+# softmax / layer norm splits at every reduction.
+AFTER_GPU_BASE = {"fusion": 10, "library": 8, "other": 2}
+
+
+@pytest.mark.parametrize("horizontal", ["0", "1"])
+def test_gpu_stitch_kernel_count(
+    layer_text: str, monkeypatch: pytest.MonkeyPatch, horizontal: str
+) -> None:
+    monkeypatch.setenv("DISC_ENABLE_HORIZONTAL_FUSION", horizontal)
+    module = _module(on_gpu(layer_text))
+    _fuse(module, gpu_enabled=True, fusion_strategy="stitch")
+    assert kernels(module) == AFTER_GPU_STITCH
+    assert fusion_types(module) == STITCH_TYPES
+    _assert_dominance(module)
+    f = next(o for o in module.walk() if o.name == "func.func")
+    analysis = ShapeAnalysis(f)
+    for op in _top_ops(module):
+        if op.name == "lmhlo.fusion" and fusion_types_of(op) == "kStitch":
+            pattern = FusionPattern.from_fusion_op(op, analysis)
+            assert pattern.fusion_type is FusionType.STITCH
+            assert pattern.sub_root_ops and all(
+                r.name == "lmhlo.reduce" for r in pattern.sub_root_ops
+            )
+            assert pattern.dominant_op is pattern.sub_root_ops[-1]
+
+
+def test_gpu_base_kernel_count(layer_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISC_ENABLE_HORIZONTAL_FUSION", "0")
+    module = _module(on_gpu(layer_text))
+    _fuse(module, gpu_enabled=True, fusion_strategy="base")
+    assert kernels(module) == AFTER_GPU_BASE
+    assert "kStitch" not in fusion_types(module)
+
+
+def fusion_types_of(op: Operation) -> str:
+    return op.attributes["disc.fusion_type"].data  # type: ignore[attr-defined]
