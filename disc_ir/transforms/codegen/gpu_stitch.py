@@ -31,18 +31,23 @@ writing an external-only result -- is emitted in program order inside one
 guarded by `row < rows`). The other ops of the fusion are then inlined into
 these loops (`disc_ir.codegen.input_inline`), and every load of a sub-root's
 output inside the loop becomes a load of its shared buffer at
-`linear index % R`. Supported: sub-roots with the rows of the dominant
-reduce, skeleton outputs with as many elements as the reduce output
-(`tiled = 1`) or as its input (`tiled` = the last dimension). Results also
-read inside the fusion other than the reductions (BladeDISC's written-back
-x-roots) and shared ops cloned between groups are not implemented: such
-fusions are reported as errors.
+`linear index % R`. Every op writing a result of the fusion is a skeleton;
+one whose result is also read inside the fusion (an x-root) keeps its op in
+the body, so the readers inside recompute its elements by inlining rather
+than read them back from global memory. Supported: sub-roots with the rows
+of the dominant reduce, skeleton outputs with as many elements as the reduce
+output (`tiled = 1`) or as its input (`tiled` = its row length; any shape,
+the index is linear); other fusions are reported as errors (the GPU stitch
+fusion strategy forms none).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
+from xdsl.dialects.gpu import LoopDimMapAttr, ProcessorAttr, ProcessorEnum
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from disc_ir.analysis import codegen_hints
 from disc_ir.analysis.fusion_pattern import FusionPattern, is_rank2_row_reduction
@@ -77,6 +82,7 @@ from disc_ir.transforms.codegen.gpu_row_reduction import (
     if_else,
     if_then,
 )
+from disc_ir.transforms.gpu_map_parallel_loops import MAPPING_ATTR
 
 
 def _cmpi(b: Builder, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -215,8 +221,10 @@ def _tiled_size(
     out = elemental.output_of(op)
     if same_num_elements(sa, out, dominant.operands[-1]):
         return b.index(1)
-    if elemental.rank_of(out) >= 2 and same_num_elements(sa, out, dominant.operands[0]):
-        return shape_values(b, out)[-1]
+    if same_num_elements(sa, out, dominant.operands[0]):
+        # row-major: row r of the dominant's input is elements [r*cols, (r+1)*cols)
+        # of the output whatever its shape ([B, S, H] for rows B*S, say)
+        return _dim(b, dominant.operands[0], 1)
     raise LoweringError(
         f"GPU stitch: the output of '{op.name}' has neither the rows nor the "
         "elements of the dominant row reduction"
@@ -245,11 +253,24 @@ def _emit_elementwise_skeleton(
 
 
 def _skeletons(pattern: FusionPattern) -> tuple[list[Operation], list[Operation]]:
-    """(sub-roots, skeletons in program order)."""
+    """(sub-roots, skeletons in program order): the row reductions and every
+    op writing a result of the fusion."""
     sub_roots = [op for op in pattern.op_list if is_rank2_row_reduction(op)]
-    external_only = {pattern.find_last_writer(v) for v in pattern.external_only_results}
-    chosen = set(sub_roots) | external_only
+    chosen = set(sub_roots) | set(pattern.root_ops)
     return sub_roots, [op for op in pattern.op_list if op in chosen]
+
+
+def _written_back(pattern: FusionPattern, skeletons: list[Operation]) -> list[Operation]:
+    """Skeletons other than sub-roots whose result is also read inside the
+    fusion (x-roots): their loop writes the result, and the readers inside
+    recompute it (the op stays in the body for input inlining)."""
+    external_only = set(pattern.external_only_results)
+    return [
+        op
+        for op in skeletons
+        if not is_rank2_row_reduction(op)
+        and any(v not in external_only for v in pattern.results if pattern.find_last_writer(v) is op)
+    ]
 
 
 def _redirect_loads(loop: Operation, shm: dict[SSAValue, SSAValue], per_block: int) -> None:
@@ -290,12 +311,6 @@ def lower_stitch_gpu(fusion: Operation, pattern: FusionPattern, sa: ShapeAnalysi
     for op in pattern.op_list:
         if op.name == "lmhlo.reduce" and not is_rank2_row_reduction(op):
             raise LoweringError("GPU stitch: only rank-2 row reductions are supported")
-    for root in pattern.root_ops:
-        if root not in skeletons:
-            raise LoweringError(
-                f"GPU stitch: the result of '{root.name}' is also read inside the fusion "
-                "(written-back x-roots are not supported)"
-            )
     row_tile = codegen_hints.vectorize_or_tile(dominant)
     schedule = codegen_hints.row_reduction_schedule(dominant)
     block_size = codegen_hints.thread_per_block(dominant)
@@ -314,6 +329,16 @@ def lower_stitch_gpu(fusion: Operation, pattern: FusionPattern, sa: ShapeAnalysi
     per_block = b.index(row_per_block)
     num_blocks = b.create(arith.CeilDivUIOp(shape_h, per_block)).result
     loop, pb = parallel(b, [zero, zero], [num_blocks, num_threads], [one, one])
+    # One loop of (block, thread): the barriers and shuffles need the second
+    # dimension to be the threads of one block, so the loop says so itself
+    # (gpu-map-parallel-loops would map both dimensions to the grid).
+    identity = AffineMapAttr(AffineMap.identity(1))
+    loop.attributes[MAPPING_ATTR] = ArrayAttr(
+        [
+            LoopDimMapAttr(ProcessorAttr(p), identity, identity)
+            for p in (ProcessorEnum.Block_X, ProcessorEnum.Thread_X)
+        ]
+    )
     block_id, thread_id = loop.body.block.args
     warp_size = pb.index(WARP_SIZE)
     warp_id = pb.create(arith.DivUIOp(thread_id, warp_size)).result
@@ -332,7 +357,8 @@ def lower_stitch_gpu(fusion: Operation, pattern: FusionPattern, sa: ShapeAnalysi
                 barrier(pb)
         else:
             _emit_elementwise_skeleton(pb, ctx, skeleton, dominant, sa)
-    erase_ops(skeletons)
+    written_back = set(_written_back(pattern, skeletons))
+    erase_ops([op for op in skeletons if op not in written_back])
     block = fusion_block(fusion)
     clean_unused_lhlo_ops(block)
     try:
