@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from xdsl.passes import ModulePass
 
-from disc_ir.config import shape_constraint_ir_enabled
+from disc_ir.config import env_flag, shape_constraint_ir_enabled
 from disc_ir.ir.pass_pipeline import PassSpec, build_pass, parse_options
 
 TARGETS = ("cpu", "cuda")
@@ -87,6 +87,38 @@ def cuda_compute_capability() -> tuple[int, int]:
     return _device_cc() or CUDA_COMPUTE_CAPABILITY
 
 
+#: (multiprocessors, max threads per multiprocessor, max threads per block) of the
+#: reference GPU of a compute capability (A100, RTX A6000, L40, H100 SXM), for
+#: compiling on a machine without a CUDA device
+CUDA_CORE_LIMITS = {
+    (8, 0): (108, 2048, 1024),
+    (8, 6): (84, 1536, 1024),
+    (8, 9): (142, 1536, 1024),
+    (9, 0): (132, 2048, 1024),
+}
+
+
+@functools.cache
+def _device_core_limits() -> tuple[int, int, int] | None:
+    try:
+        from disc_ir.runtime.cuda_libs import device_core_limits
+
+        return device_core_limits(0)
+    except Exception:  # noqa: BLE001 - no usable driver: the reference GPU's
+        return None
+
+
+def cuda_core_limits() -> tuple[int, int, int]:
+    """(multiprocessors, max threads per multiprocessor, max threads per block)
+    the `cuda` target's speculation plans for: the machine's first CUDA device
+    (unless `$DISC_CUDA_CC` names another compute capability), else the
+    reference GPU of `cuda_compute_capability()` (`CUDA_CORE_LIMITS`)."""
+    found = None if os.environ.get(CUDA_CC_ENV) else _device_core_limits()
+    if found is not None:
+        return found
+    return CUDA_CORE_LIMITS.get(cuda_compute_capability(), CUDA_CORE_LIMITS[(8, 0)])
+
+
 def _phases(target: str) -> list[Phase]:
     gpu = target != "cpu"
     gpu_text = "true" if gpu else "false"
@@ -135,12 +167,24 @@ def _phases(target: str) -> list[Phase]:
         "disc-memref-canonicalize",
         f"disc-assign-memory-space{{gpu-enabled={gpu_text}}}",
     ]
-    strategy = "stitch" if not gpu else "base"
+    # BladeDISC's DISC_ENABLE_STITCH (on by default): kStitch fusions (a
+    # softmax or a layer norm in one kernel) on both targets.
+    strategy = "stitch" if env_flag("DISC_ENABLE_STITCH") else "base"
+    # On the GPU, speculation plans with the device's core counts (BladeDISC
+    # passes its GPU's SM count and threads per SM): vectorized loop and row
+    # versions, column-reduction tiles, the row-schedule thresholds.
+    speculation = "disc-specialize-fusion-with-speculation"
+    if gpu:
+        cores, per_core, per_block = cuda_core_limits()
+        speculation += (
+            f"{{core-count={cores} max-threads-per-core={per_core} "
+            f"max-threads-per-block={per_block}}}"
+        )
     lhlo_opt = [
         "promote-buffers-to-stack",
         f"disc-fusion{{gpu-enabled={gpu_text} fusion-strategy={strategy}}}",
         *(["disc-fuse-splat-const"] if gpu else []),
-        "disc-specialize-fusion-with-speculation",
+        speculation,
         *CLEANUP,
         "buffer-deallocation",
         "disc-buffer-deallocation",

@@ -103,7 +103,7 @@ def compile_ptx(llvm_ir: str, cc_major: int = 8, cc_minor: int = 0, opt_level: i
         mod.verify()
     except RuntimeError as e:
         raise BackendError(f"invalid kernel LLVM IR: {e}") from e
-    optimize_module(mod, tm, opt_level)
+    optimize_module(mod, tm, opt_level, loop_unrolling=True)
     return tm.emit_assembly(mod)
 
 

@@ -48,6 +48,9 @@ CUDA_ERROR_NO_DEVICE = 100
 CUDA_ERROR_NO_BINARY_FOR_GPU = 209
 
 CU_STREAM_NON_BLOCKING = 1
+CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1
+CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2
@@ -293,10 +296,9 @@ def cuda_available() -> bool:
     return True
 
 
-def device_compute_capability(ordinal: int = 0) -> tuple[int, int] | None:
-    """``(major, minor)`` of CUDA device ``ordinal``; None without a CUDA device.
-
-    Needs no CUDA context (only the driver's device attributes)."""
+def _device_attributes(ordinal: int, attrs: tuple[int, ...]) -> list[int] | None:
+    """The driver's attributes `attrs` of CUDA device `ordinal`; None without
+    a CUDA device. Needs no CUDA context."""
     try:
         api = libcuda()
     except CudaUnavailableError:
@@ -304,15 +306,38 @@ def device_compute_capability(ordinal: int = 0) -> tuple[int, int] | None:
     device = c_int()
     api.check("cuDeviceGet", api.cuDeviceGet(ctypes.byref(device), ordinal))  # type: ignore[attr-defined]
     values = []
-    for attr in (
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-    ):
+    for attr in attrs:
         value = c_int()
         get = api.cuDeviceGetAttribute  # type: ignore[attr-defined]
         api.check("cuDeviceGetAttribute", get(ctypes.byref(value), attr, device.value))
         values.append(value.value)
-    return values[0], values[1]
+    return values
+
+
+def device_compute_capability(ordinal: int = 0) -> tuple[int, int] | None:
+    """``(major, minor)`` of CUDA device ``ordinal``; None without a CUDA device."""
+    values = _device_attributes(
+        ordinal,
+        (
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+        ),
+    )
+    return None if values is None else (values[0], values[1])
+
+
+def device_core_limits(ordinal: int = 0) -> tuple[int, int, int] | None:
+    """(multiprocessors, max threads per multiprocessor, max threads per block)
+    of CUDA device ``ordinal``; None without a CUDA device."""
+    values = _device_attributes(
+        ordinal,
+        (
+            CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+            CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        ),
+    )
+    return None if values is None else (values[0], values[1], values[2])
 
 
 def cuda_unavailable_reason() -> str | None:

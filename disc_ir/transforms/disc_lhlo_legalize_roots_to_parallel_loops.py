@@ -177,7 +177,7 @@ def lower_gpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
         lower_col_reduction_gpu(roots, dominant, codegen_hints.col_reduction_schedule(dominant))
     elif ftype is FusionType.LOOP:
         if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
-            lower_loop_tiled(roots, dominant, vector_size)
+            lower_loop_tiled(roots, dominant, vector_size, strided=True)
         else:
             lower_loop_1d(roots, dominant, vector_size=vector_size)
     elif ftype is FusionType.STITCH:

@@ -135,3 +135,29 @@ def test_option_values_with_braces() -> None:
     )
     assert nested.elements[0].options == {"disable-patterns": "{anonymous}::A"}
     assert nested.elements[1].name == "cse"
+
+
+@pytest.mark.parametrize("cc,cores", [("90", (132, 2048, 1024)), ("80", (108, 2048, 1024))])
+def test_cuda_speculation_plans_for_the_gpu(monkeypatch, cc: str, cores: tuple) -> None:
+    """The cuda pipeline's speculation gets the GPU's core counts: those of the
+    reference GPU of `$DISC_CUDA_CC`; the cpu pipeline's gets none."""
+    from disc_ir.pipeline import cuda_core_limits, pipeline_text
+
+    monkeypatch.setenv("DISC_CUDA_CC", cc)
+    assert cuda_core_limits() == cores
+    spec = (
+        f"disc-specialize-fusion-with-speculation{{core-count={cores[0]} "
+        f"max-threads-per-core={cores[1]} max-threads-per-block={cores[2]}}}"
+    )
+    assert spec in pipeline_text("cuda")
+    assert "disc-specialize-fusion-with-speculation{" not in pipeline_text("cpu")
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_disc_enable_stitch_picks_the_fusion_strategy(monkeypatch, target: str) -> None:
+    from disc_ir.pipeline import pipeline_text
+
+    monkeypatch.delenv("DISC_ENABLE_STITCH", raising=False)
+    assert "fusion-strategy=stitch" in pipeline_text(target)
+    monkeypatch.setenv("DISC_ENABLE_STITCH", "0")
+    assert "fusion-strategy=base" in pipeline_text(target)
