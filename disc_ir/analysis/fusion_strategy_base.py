@@ -274,6 +274,15 @@ class BaseFusionStrategy(FusionStrategy):
         return True
 
 
+def mixes_row_and_col_reductions(pattern: FusionPattern) -> bool:
+    """Whether `pattern` holds both a rank-2 row and a rank-2 column
+    reduction (no GPU schedule emits both in one kernel)."""
+    ops = pattern.op_list
+    return any(is_rank2_row_reduction(op) for op in ops) and any(
+        is_rank2_col_reduction(op) for op in ops
+    )
+
+
 class BaseGpuFusionStrategy(BaseFusionStrategy):
     """Base fusion for GPU kernels: rank-2 reductions only."""
 
@@ -310,11 +319,9 @@ class BaseGpuFusionStrategy(BaseFusionStrategy):
         rhs: FusionPattern,
         target: FusionPattern,
     ) -> bool:
-        has_row = any(is_rank2_row_reduction(op) for op in target.op_list)
-        has_col = any(is_rank2_col_reduction(op) for op in target.op_list)
-        if has_row and has_col:
+        if mixes_row_and_col_reductions(target):
             return False
-        if has_col:
+        if any(is_rank2_col_reduction(op) for op in target.op_list):
             for result in target.results:
                 writer = target.find_last_writer(result)
                 if writer is not None and writer.name == "lmhlo.transpose":

@@ -60,7 +60,7 @@ from disc_ir.analysis.fusion_pattern import (
     reduce_dimensions,
     result_buffer,
 )
-from disc_ir.analysis.fusion_strategy_base import FusionStrategy
+from disc_ir.analysis.fusion_strategy_base import FusionStrategy, mixes_row_and_col_reductions
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
@@ -158,10 +158,7 @@ class StitchGpuFusionStrategy(FusionStrategy):
         rhs: FusionPattern,
         target: FusionPattern,
     ) -> bool:
-        ops = target.op_list
-        if any(is_rank2_row_reduction(op) for op in ops) and any(
-            is_rank2_col_reduction(op) for op in ops
-        ):
+        if mixes_row_and_col_reductions(target):
             return False
         return super().try_fuse(shape_analysis, lhs, rhs, target)
 
