@@ -141,6 +141,21 @@ def test_reduction_kernels_use_shared_memory_barriers_shuffles_and_atomics(
     assert re.search(r"atom\.[a-z_.]*cas\.b32", row_col), row_col
 
 
+@pytest.mark.parametrize("name", ["nn.softmax", "nn.layernorm", "nn.layernorm_gelu"])
+def test_softmax_and_layer_norms_are_one_stitch_kernel(name: str, results: dict[str, Result]) -> None:
+    """The GPU stitch strategy makes each of these one kStitch kernel, in two
+    speculated versions (block-wise and warp-wise rows): two kernel entries,
+    both kStitch, each reducing through shared memory between barriers."""
+    entries = [
+        m.group(1)
+        for ptx in results[name].ptx.values()
+        for m in re.finditer(r"\.visible \.entry (\w+)\(", ptx)
+    ]
+    assert len(entries) == 2 and all("_kStitch_" in e for e in entries), entries
+    for ptx in results[name].ptx.values():
+        assert "bar.sync" in ptx and "ld.shared." in ptx
+
+
 def _col_reduce_pair(op: str, dtype: str) -> str:
     """A column `op` reduce fused with a column sum (two column-reduce roots:
     the atomic kColReduction schedule)."""
