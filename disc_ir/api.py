@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import importlib
 import os
 import tempfile
 import time
@@ -58,6 +59,7 @@ from disc_ir.ir.verify import first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.context import check_input, input_label
+from disc_ir.transforms.patterns import load_canonicalization_patterns
 
 METADATA_FILE_NAME = "constants.discmeta"
 
@@ -625,8 +627,9 @@ class Executable:
 def preload(target: str = "cpu") -> None:
     """Loads now what the first compile for `target` would load lazily.
 
-    Imports the pipeline's pass modules and every registered dialect,
-    initializes LLVM's native target and loads the RAL's native dispatcher
+    Imports the pipeline's pass modules, every registered dialect, the
+    StableHLO frontend and the canonicalization patterns, initializes LLVM's
+    native target and loads the RAL's native dispatcher
     (the symbol the host code calls), so a server (or a benchmark, as jax is
     imported before it is timed) pays that once at start-up instead of on
     its first `compile`. Idempotent; CompileError for an unknown target.
@@ -639,8 +642,22 @@ def preload(target: str = "cpu") -> None:
     for name in list(ctx.registered_dialect_names):
         ctx.load_registered_dialect(name)
     phase_passes(target)
+    for module in _LAZY_MODULES:
+        importlib.import_module(module)
+    load_canonicalization_patterns()
     host_target_machine()
     register_symbols()
+
+
+#: modules a compile imports on first use beyond the pipeline's passes: the
+#: StableHLO frontend (JAX exports), passes that passes run, the upstream
+#: canonicalization patterns of `cf`
+_LAZY_MODULES = (
+    "disc_ir.frontends.stablehlo",
+    "disc_ir.transforms.stablehlo_legalize_to_hlo",
+    "disc_ir.transforms.loop_invariant_code_motion",
+    "xdsl.transforms.canonicalization_patterns.cf",
+)
 
 
 def compile(  # noqa: A001 - the public name, as torch.compile / jax's

@@ -35,7 +35,8 @@ def register_canonicalization(*names: str) -> Callable[[PatternFactory], Pattern
     return deco
 
 
-def _load() -> None:
+def load_canonicalization_patterns() -> None:
+    """Import the modules registering disc-ir's patterns (once; on first use otherwise)."""
     global _LOADED
     if _LOADED:
         return
@@ -45,11 +46,16 @@ def _load() -> None:
 
 def canonicalization_patterns(name: str, ctx: Context | None) -> list[RewritePattern]:
     """The patterns registered for ops named `name`."""
-    _load()
+    load_canonicalization_patterns()
     out: list[RewritePattern] = []
     for factory in _FACTORIES.get(name, ()):
         out.extend(factory(ctx))
     return out
 
 
-__all__ = ["OWN_DIALECTS", "canonicalization_patterns", "register_canonicalization"]
+__all__ = [
+    "OWN_DIALECTS",
+    "canonicalization_patterns",
+    "load_canonicalization_patterns",
+    "register_canonicalization",
+]
