@@ -473,7 +473,8 @@ class FusionPattern:
         strategy = get_fusion_strategy(device.data, strategy_name)
         if strategy is None or not strategy.init_fusion_pattern(shape_analysis, pattern):
             # Keep what the attribute says even if this strategy is not
-            # implemented here (e.g. the GPU stitch schedule).
+            # implemented here (kDot, kTransform, the sparse ones), or refuses
+            # a pattern another planning formed.
             pattern.fusion_type = ftype
         return pattern
 
