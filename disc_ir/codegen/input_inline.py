@@ -31,6 +31,10 @@ nothing changes (`inline_fusion`) leaves only the loops.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from xdsl.dialects import memref
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -60,18 +64,51 @@ class InlineError(Exception):
     """The producer of a load cannot be emitted elementally."""
 
 
-def _in_same_fusion(a: Operation, b: Operation) -> bool:
-    """Both in one `lmhlo.fusion` (BladeDISC's `inSameFusionOp`). Speculated
-    copies of a fusion (one family) write the same buffers, each its own
-    producers: a copy's ops are not producers for another copy's loads."""
-    fa, fb = parent_fusion(a), parent_fusion(b)
-    return fa is not None and fa is fb
+#: block -> its enclosing `lmhlo.fusion` (or None), while an inlining run is on
+#: (`_fusion_lookups`): a value shared by every layer of a model (a shape, a
+#: constant) has users in every fusion, and each query walked up from each.
+_BLOCK_FUSION: ContextVar[dict[Block, Operation | None] | None] = ContextVar(
+    "_BLOCK_FUSION", default=None
+)
+
+
+@contextmanager
+def _fusion_lookups() -> Iterator[None]:
+    """Remember each block's enclosing fusion for the duration (reentrant).
+    Only for work that moves no block into or out of a fusion: inlining adds
+    and erases ops inside one fusion (an erased block stays a key, so its id
+    is never reused while the table lives)."""
+    if _BLOCK_FUSION.get() is not None:
+        yield
+        return
+    token = _BLOCK_FUSION.set({})
+    try:
+        yield
+    finally:
+        _BLOCK_FUSION.reset(token)
+
+
+def _fusion_of(op: Operation) -> Operation | None:
+    table = _BLOCK_FUSION.get()
+    block = op.parent
+    if table is None or block is None:
+        return parent_fusion(op)
+    found = table.get(block, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = table[block] = parent_fusion(op)
+    return found  # type: ignore[return-value]
+
+
+_UNKNOWN = object()
 
 
 def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
     """Users of `value`'s underlying buffer, through views, inside `op`'s fusion
     (or a copy of it) (`getValueUsersInFusionLike`)."""
     users: list[Operation] = []
+    target = _fusion_of(op)
+    if target is None:
+        return users
     seen: set[Operation] = set()
     worklist = [root_memref(value)]
     while worklist:
@@ -81,7 +118,7 @@ def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
             if user.name in VIEW_OPS:
                 worklist.append(user.results[0])
                 continue
-            if user in seen or not _in_same_fusion(user, op):
+            if user in seen or _fusion_of(user) is not target:
                 continue
             seen.add(user)
             users.append(user)
@@ -165,7 +202,20 @@ def _erase(op: Operation) -> None:
 def clean_unused_lhlo_ops(block: Block) -> None:
     """Erase the lmhlo ops of `block` whose results no load (directly or through
     other kept lmhlo ops) reads (`cleanUnusedLhloOps`)."""
+    with _fusion_lookups():
+        _clean_unused_lhlo_ops(block)
+
+
+def _written_buffers(ops: list[Operation]) -> set[SSAValue]:
+    """The underlying buffers the lmhlo ops `ops` write."""
+    return {root_memref(out) for op in ops if (out := result_buffer(op)) is not None}
+
+
+def _clean_unused_lhlo_ops(block: Block) -> None:
     lhlo_ops = [op for op in block.ops if _is_lmhlo_writer(op)]
+    # an operand no lmhlo op of the block writes (an input, a shape buffer
+    # every layer reads) has no writer to keep: its users are not scanned
+    written = _written_buffers(lhlo_ops)
     has_loader: set[Operation] = set()
     worklist: list[Operation] = []
     for op in lhlo_ops:
@@ -180,6 +230,8 @@ def clean_unused_lhlo_ops(block: Block) -> None:
     while worklist:
         op = worklist.pop()
         for operand in op.operands[:-1]:
+            if root_memref(operand) not in written:
+                continue
             for user in users_in_fusion_like(operand, op):
                 if not _is_lmhlo_writer(user) or user in has_loader:
                     continue
@@ -196,9 +248,11 @@ def clean_unused_lhlo_ops(block: Block) -> None:
             _erase(op)
 
 
-def _process_parallel(loop: Operation, fusion_block: Block) -> bool:
+def _process_parallel(loop: Operation, fusion_block: Block, written: set[SSAValue]) -> bool:
     loads = [op for op in loop.walk() if isinstance(op, memref.LoadOp)]
     for load in loads:
+        if root_memref(load.memref) not in written:
+            continue  # no lmhlo op of the fusion writes it: no producer
         producer = fusible_producer(load)
         if producer is None:
             continue
@@ -225,13 +279,17 @@ def should_process(fusion: Operation, only_gpu_stitch: bool = False) -> bool:
     return is_gpu_lmhlo(fusion) and fusion_type_of(fusion) is FusionType.STITCH
 
 
-def inline_once(fusion: Operation) -> bool:
-    """One inlining step in `fusion`; False when nothing is left to inline."""
+def inline_once(fusion: Operation, written: set[SSAValue] | None = None) -> bool:
+    """One inlining step in `fusion`; False when nothing is left to inline.
+    `written`: a superset of the buffers the fusion's lmhlo ops write
+    (inlining only erases writers, so one taken before earlier steps will do)."""
     block = fusion.regions[0].blocks.first
     if block is None:
         return False
+    if written is None:
+        written = _written_buffers([op for op in block.ops if _is_lmhlo_writer(op)])
     for loop in innermost_parallel_loops(fusion):
-        if _process_parallel(loop, block):
+        if _process_parallel(loop, block, written):
             return True
     return False
 
@@ -239,8 +297,13 @@ def inline_once(fusion: Operation) -> bool:
 def inline_fusion(fusion: Operation, max_iterations: int = MAX_ITERATIONS) -> int:
     """Inline until a fixed point; returns the number of steps."""
     steps = 0
-    while steps < max_iterations and inline_once(fusion):
-        steps += 1
+    block = fusion.regions[0].blocks.first
+    if block is None:
+        return steps
+    written = _written_buffers([op for op in block.ops if _is_lmhlo_writer(op)])
+    with _fusion_lookups():
+        while steps < max_iterations and inline_once(fusion, written):
+            steps += 1
     return steps
 
 
