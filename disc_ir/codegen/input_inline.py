@@ -82,9 +82,11 @@ def _fusion_lookups() -> Iterator[None]:
         yield
         return
     token = _BLOCK_FUSION.set({})
+    facts = _WRITES.set({})
     try:
         yield
     finally:
+        _WRITES.reset(facts)
         _BLOCK_FUSION.reset(token)
 
 
@@ -100,6 +102,26 @@ def _fusion_of(op: Operation) -> Operation | None:
 
 
 _UNKNOWN = object()
+
+#: op -> (an lmhlo writer?, the buffer it writes) while an inlining run is on
+#: (an op's operands do not change while producers are inlined)
+_WRITES: ContextVar[dict[Operation, tuple[bool, SSAValue | None]] | None] = ContextVar(
+    "_WRITES", default=None
+)
+
+
+def _writer_facts(op: Operation) -> tuple[bool, SSAValue | None]:
+    """(`op` is an lmhlo op writing a buffer, that buffer: `result_buffer`)."""
+    table = _WRITES.get()
+    if table is not None:
+        found = table.get(op)
+        if found is not None:
+            return found
+    writer = is_lmhlo_op(op) and op.name not in ("lmhlo.fusion", "lmhlo.terminator")
+    facts = (writer, result_buffer(op) if writer else None)
+    if table is not None:
+        table[op] = facts
+    return facts
 
 
 def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
@@ -126,16 +148,16 @@ def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
 
 
 def _is_lmhlo_writer(op: Operation) -> bool:
-    return is_lmhlo_op(op) and op.name not in ("lmhlo.fusion", "lmhlo.terminator")
+    return _writer_facts(op)[0]
 
 
 def fusible_producer(load: memref.LoadOp) -> Operation | None:
     """The lmhlo op of the fusion writing the buffer `load` reads (`getFusibleOperation`)."""
     producer: Operation | None = None
     for user in users_in_fusion_like(load.memref, load):
-        if not _is_lmhlo_writer(user):
+        writer, out = _writer_facts(user)
+        if not writer:
             continue
-        out = result_buffer(user)
         if out is not None and same_underlying_buffer(out, load.memref):
             if producer is not None and producer is not user:
                 raise InlineError("more than one lmhlo op writes one memref within one fusion")
@@ -158,7 +180,7 @@ def check_fusible(
     producer: Operation, load: memref.LoadOp
 ) -> tuple[bool, bool, list[memref.LoadOp]]:
     """(fusible, producer removable, loads sharing `load`'s value) (`checkIfFusible`)."""
-    out = result_buffer(producer)
+    out = _writer_facts(producer)[1]
     assert out is not None
     can_remove = True
     same: list[memref.LoadOp] = []
@@ -208,7 +230,7 @@ def clean_unused_lhlo_ops(block: Block) -> None:
 
 def _written_buffers(ops: list[Operation]) -> set[SSAValue]:
     """The underlying buffers the lmhlo ops `ops` write."""
-    return {root_memref(out) for op in ops if (out := result_buffer(op)) is not None}
+    return {root_memref(out) for op in ops if (out := _writer_facts(op)[1]) is not None}
 
 
 def _clean_unused_lhlo_ops(block: Block) -> None:
@@ -219,7 +241,7 @@ def _clean_unused_lhlo_ops(block: Block) -> None:
     has_loader: set[Operation] = set()
     worklist: list[Operation] = []
     for op in lhlo_ops:
-        out = result_buffer(op)
+        out = _writer_facts(op)[1]
         if out is None:
             continue
         if not is_inplace(op) and any(
@@ -233,9 +255,9 @@ def _clean_unused_lhlo_ops(block: Block) -> None:
             if root_memref(operand) not in written:
                 continue
             for user in users_in_fusion_like(operand, op):
-                if not _is_lmhlo_writer(user) or user in has_loader:
+                writer, out = _writer_facts(user)
+                if not writer or user in has_loader:
                     continue
-                out = result_buffer(user)
                 if (
                     out is not None
                     and same_underlying_buffer(out, operand)
