@@ -56,3 +56,29 @@ func.func @stitch_softmax(%a: memref<?x?xf32>, %e: memref<?x?xf32>, %init: memre
   }) {disc.device = "cpu", disc.fusion.name = "softmax", disc.fusion_type = "kStitch"} : () -> ()
   return %o : memref<?x?xf32>
 }
+
+// -----
+
+// A writer kept only by a producer inlined after the first step: the shape
+// of a dynamic_reshape (copied inside the fusion) is read by the reshape op,
+// not by a load; once the reshape is inlined (its elements need the output's
+// dims, not the shape buffer) no load keeps the copy, and the fusion is
+// cleaned of it, as BladeDISC cleans after every step.
+// CHECK-LABEL: func.func @orphaned_shape_constant
+// CHECK:         "lmhlo.fusion"() ({
+// CHECK-NOT:       "lmhlo.
+// CHECK:           scf.parallel
+// CHECK:             math.absf
+// CHECK:             arith.negf
+// CHECK-NOT:       "lmhlo.copy"
+// CHECK:           "lmhlo.terminator"
+func.func @orphaned_shape_constant(%in: memref<2x3xf32>, %shape_in: memref<2xi64>, %shape: memref<2xi64>, %mid: memref<3x2xf32>, %neg: memref<3x2xf32>, %out: memref<3x2xf32>) -> memref<3x2xf32> {
+  "lmhlo.fusion"() ({
+    "lmhlo.copy"(%shape_in, %shape) : (memref<2xi64>, memref<2xi64>) -> ()
+    "lmhlo.dynamic_reshape"(%in, %shape, %mid) : (memref<2x3xf32>, memref<2xi64>, memref<3x2xf32>) -> ()
+    "lmhlo.abs"(%mid, %neg) : (memref<3x2xf32>, memref<3x2xf32>) -> ()
+    "lmhlo.negate"(%neg, %out) : (memref<3x2xf32>, memref<3x2xf32>) -> ()
+    "lmhlo.terminator"() : () -> ()
+  }) {disc.device = "cpu", disc.fusion.name = "orphan", disc.fusion_type = "kLoop"} : () -> ()
+  return %out : memref<3x2xf32>
+}
