@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.shape_inference import ShapeBuilder, reify_result_dims
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
+from disc_ir.ir.types import memref_type
 
 TO_TENSOR = "bufferization.to_tensor"
 TO_MEMREF = ("bufferization.to_memref", "bufferization.to_buffer")
@@ -57,7 +58,7 @@ def memref_type_for(t: Attribute) -> Attribute:
     """The buffer type of a tensor type (identity layout, encoding dropped);
     other types unchanged."""
     if isinstance(t, TensorType):
-        return MemRefType(t.get_element_type(), t.get_shape())
+        return memref_type(t.get_element_type(), t.get_shape())
     if isinstance(t, UnrankedTensorType):
         return UnrankedMemRefType.from_type(t.get_element_type())
     return t

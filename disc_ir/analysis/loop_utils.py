@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.scf import IfOp, ParallelOp, ReduceOp
+from disc_ir.ir.types import memref_type
 
 DYNAMIC = -(2**63)
 OpT = TypeVar("OpT", bound=Operation)
@@ -156,13 +157,13 @@ def memref_1d_reinterpret_cast(b: OpBuilder, value: SSAValue) -> SSAValue:
         n = 1
         for s in shape:
             n *= s
-        new_type = MemRefType(t.element_type, [n], NoneAttr(), t.memory_space)
+        new_type = memref_type(t.element_type, [n], NoneAttr(), t.memory_space)
         cast = b.create(memref.ReinterpretCastOp(value, [], [], [], [0], [n], [1], new_type))
         return cast.result
     size = num_elements(b, value)
     stride = b.index(1)
     zero = b.index(0)
-    new_type = MemRefType(t.element_type, [DYNAMIC], NoneAttr(), t.memory_space)
+    new_type = memref_type(t.element_type, [DYNAMIC], NoneAttr(), t.memory_space)
     cast = b.create(
         memref.ReinterpretCastOp.from_dynamic(value, [zero], [size], [stride], new_type)
     )

@@ -32,6 +32,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.types import memref_type
+
 SHAPE_OP_ATTR = "disc.shape_op"
 PLACEMENT_ATTR = "disc.device"
 ENTRY_FUNCTION_ATTR = "tf.entry_function"
@@ -234,7 +236,7 @@ def is_gpu_lmhlo(op: Operation | None) -> bool:
 
 def copy_with_memory_space(t: MemRefType, memory_space: Attribute) -> MemRefType:
     """`t` with its memory space replaced."""
-    return MemRefType(t.element_type, t.get_shape(), t.layout, memory_space)
+    return memref_type(t.element_type, t.get_shape(), t.layout, memory_space)
 
 
 # ---------------------------------------------------------------------------

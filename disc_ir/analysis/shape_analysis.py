@@ -70,6 +70,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.hlo_ops_common import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
+from disc_ir.ir.types import memref_type
 
 #: Attribute on an op defining a memref naming the SymbolicDims of its dims.
 SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
@@ -421,7 +422,7 @@ class ShapeAnalysis:
         if isinstance(t, TensorType):
             return TensorType(t.element_type, new, t.encoding)
         assert isinstance(t, MemRefType)
-        return MemRefType(t.element_type, new, t.layout, t.memory_space)
+        return memref_type(t.element_type, new, t.layout, t.memory_space)
 
     def is_index_value_equal(self, a: SSAValue, b: SSAValue) -> bool:
         """Whether scalar values `a` and `b` provably hold the same integer."""

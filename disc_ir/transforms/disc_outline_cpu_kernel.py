@@ -56,7 +56,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import (
     IndexType,
-    MemRefType,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -75,6 +74,7 @@ from disc_ir.analysis.loop_utils import (
 )
 from disc_ir.dialects.disc_ral import CpuLaunchOp, RalExecutionContextType
 from disc_ir.dialects.upstream.scf import ParallelOp
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.registry import get_pass, register_pass
 
 FUSION_NAME_ATTR = "disc.fusion.name"
@@ -273,7 +273,7 @@ def rewrite_launch_setting(ctx: Context, loop: ParallelOp, operands: list[SSAVal
     wrap the loop, re-expressed on those buffers, in `scf.if %true`."""
     b = OpBuilder.before(loop)
     n = len(loop.lowerBound)
-    setting_type = MemRefType(IndexType(), [n])
+    setting_type = memref_type(IndexType(), [n])
     lb_buf = b.create(memref.AllocaOp.get(IndexType(), shape=[n])).memref
     ub_buf = b.create(memref.AllocaOp.get(IndexType(), shape=[n])).memref
     step_buf = b.create(memref.AllocaOp.get(IndexType(), shape=[n])).memref

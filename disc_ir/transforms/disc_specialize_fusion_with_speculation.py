@@ -86,6 +86,7 @@ from disc_ir.analysis.fusion_pattern import (
 from disc_ir.analysis.loop_utils import DYNAMIC, new_if
 from disc_ir.config import env_flag
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.registry import register_pass
 
 #: A predicate term: known at compile time (int / bool) or an SSA value.
@@ -290,7 +291,7 @@ def _view_like(point: InsertPoint, source: SSAValue, like: SSAValue) -> SSAValue
             running = emit(arith.MuliOp(lhs, rhs))
     static_strides.reverse()
     dyn_strides.reverse()
-    result_type = MemRefType(src_t.element_type, shape, like_t.layout, like_t.memory_space)
+    result_type = memref_type(src_t.element_type, shape, like_t.layout, like_t.memory_space)
     cast = memref.ReinterpretCastOp(
         source=source,
         offsets=[],

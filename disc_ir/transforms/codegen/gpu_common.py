@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     Signedness,
     i32,
     i64,
@@ -55,6 +54,7 @@ from disc_ir.dialects.upstream.gpu import (
     ShuffleOp,
 )
 from disc_ir.dialects.upstream.memref import ATOMIC_RMW_KINDS, AssumeAlignmentOp, AtomicRMWOp
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.codegen.common import LoweringError
 
 #: Threads of a warp (`kWarpSize`).
@@ -183,7 +183,7 @@ def warp_all_reduce(
 
 def shared_memory(b: Builder, size: int, elem: Attribute) -> SSAValue:
     """`memref.alloc() : memref<size x elem, #gpu.address_space<workgroup>>`."""
-    t = MemRefType(elem, [size], memory_space=AddressSpaceAttr(AddressSpace.WORKGROUP))
+    t = memref_type(elem, [size], memory_space=AddressSpaceAttr(AddressSpace.WORKGROUP))
     return b.create(memref.AllocOp([], [], t)).memref
 
 

@@ -43,6 +43,7 @@ from disc_ir.codegen import elemental
 from disc_ir.codegen.elemental import Builder
 from disc_ir.codegen.hlo_body import body_is_supported, evaluate_hlo_body, read_captures
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, for_loop, parallel
 
 #: Merge passes run in pairs; 32 pairs cover every row length below 2**62.
@@ -68,7 +69,7 @@ def _alloc_like(b: Builder, buffer: SSAValue, shape: Sequence[SSAValue]) -> SSAV
     assert isinstance(t, MemRefType)
     static = t.get_shape()
     dynamic = [shape[d] for d, size in enumerate(static) if size == DYNAMIC]
-    scratch_type = MemRefType(t.element_type, static, NoneAttr(), t.memory_space)
+    scratch_type = memref_type(t.element_type, static, NoneAttr(), t.memory_space)
     return b.create(memref.AllocOp(dynamic, [], scratch_type)).memref
 
 

@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import RalExecutionContextType
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.ral_dispatch_to_llvm import (
     llvm_type_for,
@@ -158,7 +159,7 @@ def has_identity_layout(t: MemRefType) -> bool:
         strides, offset = strides_and_offset(t)
     except ValueError:
         return False
-    identity = strides_and_offset(MemRefType(t.get_element_type(), t.get_shape()))
+    identity = strides_and_offset(memref_type(t.get_element_type(), t.get_shape()))
     return offset == 0 and strides == identity[0] and None not in strides
 
 

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from disc_ir.ir.types import memref_type
 from disc_ir.transforms.patterns import register_canonicalization
 from disc_ir.transforms.patterns.utils import const_int, create_op, op_class
 
@@ -57,7 +58,7 @@ class SimplifyAllocConst(RewritePattern):
                 new_shape.append(extent)
                 kept.append(sizes[pos])
             pos += 1
-        new_type = MemRefType(mtype.element_type, new_shape, mtype.layout, mtype.memory_space)
+        new_type = memref_type(mtype.element_type, new_shape, mtype.layout, mtype.memory_space)
         props = {}
         if (align := op.properties.get("alignment")) is not None:
             props["alignment"] = align
