@@ -52,17 +52,19 @@ def _is_nested_in_parallel(op: ParallelOp) -> bool:
     return False
 
 
+def set_mapping(op: ParallelOp, processors: list[ProcessorEnum]) -> None:
+    """Map dimension `i` of `op` to `processors[i]` (identity map and bound)."""
+    identity = AffineMapAttr(AffineMap.identity(1))
+    op.attributes[MAPPING_ATTR] = ArrayAttr(
+        [LoopDimMapAttr(ProcessorAttr(p), identity, identity) for p in processors]
+    )
+
+
 def map_parallel_op(op: ParallelOp, level: int = MAP_GRID) -> None:
     """Adds the `mapping` attribute to `op` and to the parallel loops directly in its body."""
     if MAPPING_ATTR in op.attributes or (level == MAP_GRID and _is_nested_in_parallel(op)):
         return
-    identity = AffineMapAttr(AffineMap.identity(1))
-    op.attributes[MAPPING_ATTR] = ArrayAttr(
-        [
-            LoopDimMapAttr(ProcessorAttr(hardware_id_for(level, i)), identity, identity)
-            for i in range(len(op.lowerBound))
-        ]
-    )
+    set_mapping(op, [hardware_id_for(level, i) for i in range(len(op.lowerBound))])
     for inner in op.body.block.ops:
         if isinstance(inner, ParallelOp):
             map_parallel_op(inner, level + 1)
@@ -81,4 +83,10 @@ class GpuMapParallelLoopsPass(ModulePass):
                 map_parallel_op(loop)
 
 
-__all__ = ["MAPPING_ATTR", "GpuMapParallelLoopsPass", "hardware_id_for", "map_parallel_op"]
+__all__ = [
+    "MAPPING_ATTR",
+    "GpuMapParallelLoopsPass",
+    "hardware_id_for",
+    "map_parallel_op",
+    "set_mapping",
+]

@@ -44,10 +44,8 @@ fusion strategy forms none).
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
-from xdsl.dialects.gpu import LoopDimMapAttr, ProcessorAttr, ProcessorEnum
+from xdsl.dialects.gpu import ProcessorEnum
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineMap
 
 from disc_ir.analysis import codegen_hints
 from disc_ir.analysis.fusion_pattern import FusionPattern, is_rank2_row_reduction
@@ -82,7 +80,7 @@ from disc_ir.transforms.codegen.gpu_row_reduction import (
     if_else,
     if_then,
 )
-from disc_ir.transforms.gpu_map_parallel_loops import MAPPING_ATTR
+from disc_ir.transforms.gpu_map_parallel_loops import set_mapping
 
 
 def _cmpi(b: Builder, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -332,13 +330,7 @@ def lower_stitch_gpu(fusion: Operation, pattern: FusionPattern, sa: ShapeAnalysi
     # One loop of (block, thread): the barriers and shuffles need the second
     # dimension to be the threads of one block, so the loop says so itself
     # (gpu-map-parallel-loops would map both dimensions to the grid).
-    identity = AffineMapAttr(AffineMap.identity(1))
-    loop.attributes[MAPPING_ATTR] = ArrayAttr(
-        [
-            LoopDimMapAttr(ProcessorAttr(p), identity, identity)
-            for p in (ProcessorEnum.Block_X, ProcessorEnum.Thread_X)
-        ]
-    )
+    set_mapping(loop, [ProcessorEnum.Block_X, ProcessorEnum.Thread_X])
     block_id, thread_id = loop.body.block.args
     warp_size = pb.index(WARP_SIZE)
     warp_id = pb.create(arith.DivUIOp(thread_id, warp_size)).result
