@@ -72,64 +72,67 @@ class InlineError(Exception):
     """The producer of a load cannot be emitted elementally."""
 
 
-#: block -> its enclosing `lmhlo.fusion` (or None), while an inlining run is on
-#: (`_fusion_lookups`): a value shared by every layer of a model (a shape, a
-#: constant) has users in every fusion, and each query walked up from each.
-_BLOCK_FUSION: ContextVar[dict[Block, Operation | None] | None] = ContextVar(
-    "_BLOCK_FUSION", default=None
-)
+class _Lookups:
+    """Facts remembered while an inlining run is on (`_fusion_lookups`): a
+    block's enclosing `lmhlo.fusion` (a value shared by every layer of a
+    model, a shape or a constant, has users in every fusion, each walked up
+    from otherwise) and an op's writer facts (an op's operands do not change
+    while producers are inlined)."""
+
+    def __init__(self) -> None:
+        self.fusion: dict[Block, Operation | None] = {}
+        self.writes: dict[Operation, tuple[bool, SSAValue | None]] = {}
+
+
+_LOOKUPS: ContextVar[_Lookups | None] = ContextVar("_LOOKUPS", default=None)
 
 
 @contextmanager
 def _fusion_lookups() -> Iterator[None]:
-    """Remember each block's enclosing fusion for the duration (reentrant).
-    Only for work that moves no block into or out of a fusion: inlining adds
-    and erases ops inside one fusion (an erased block stays a key, so its id
-    is never reused while the table lives)."""
-    if _BLOCK_FUSION.get() is not None:
+    """Remember block and op facts for the duration (reentrant). Only for
+    work that moves no block into or out of a fusion: inlining adds and
+    erases ops inside one fusion (an erased block or op stays a key, so its
+    id is never reused while the tables live)."""
+    if _LOOKUPS.get() is not None:
         yield
         return
-    token = _BLOCK_FUSION.set({})
-    facts = _WRITES.set({})
+    token = _LOOKUPS.set(_Lookups())
     try:
         yield
     finally:
-        _WRITES.reset(facts)
-        _BLOCK_FUSION.reset(token)
+        _LOOKUPS.reset(token)
 
 
 def _fusion_of(op: Operation) -> Operation | None:
-    table = _BLOCK_FUSION.get()
+    lookups = _LOOKUPS.get()
     block = op.parent
-    if table is None or block is None:
+    if lookups is None or block is None:
         return parent_fusion(op)
-    found = table.get(block, _UNKNOWN)
-    if found is _UNKNOWN:
-        found = table[block] = parent_fusion(op)
-    return found  # type: ignore[return-value]
-
-
-_UNKNOWN = object()
-
-#: op -> (an lmhlo writer?, the buffer it writes) while an inlining run is on
-#: (an op's operands do not change while producers are inlined)
-_WRITES: ContextVar[dict[Operation, tuple[bool, SSAValue | None]] | None] = ContextVar(
-    "_WRITES", default=None
-)
+    if block not in lookups.fusion:
+        lookups.fusion[block] = parent_fusion(op)
+    return lookups.fusion[block]
 
 
 def _writer_facts(op: Operation) -> tuple[bool, SSAValue | None]:
     """(`op` is an lmhlo op writing a buffer, that buffer: `result_buffer`)."""
-    table = _WRITES.get()
-    if table is not None:
-        found = table.get(op)
-        if found is not None:
-            return found
+    lookups = _LOOKUPS.get()
+    if lookups is not None and op in lookups.writes:
+        return lookups.writes[op]
     writer = is_lmhlo_op(op) and op.name not in ("lmhlo.fusion", "lmhlo.terminator")
     facts = (writer, result_buffer(op) if writer else None)
-    if table is not None:
-        table[op] = facts
+    if lookups is not None:
+        lookups.writes[op] = facts
     return facts
+
+
+def _has_load(out: SSAValue, op: Operation) -> bool:
+    """Whether a load in `op`'s fusion reads `out`'s buffer."""
+    return any(isinstance(u, memref.LoadOp) for u in users_in_fusion_like(out, op))
+
+
+def _block_writes(block: Block) -> set[SSAValue]:
+    """The underlying buffers the lmhlo ops of `block` write."""
+    return _written_buffers([op for op in block.ops if _is_lmhlo_writer(op)])
 
 
 def users_in_fusion_like(value: SSAValue, op: Operation) -> list[Operation]:
@@ -252,9 +255,7 @@ def _clean_unused_lhlo_ops(block: Block) -> None:
         out = _writer_facts(op)[1]
         if out is None:
             continue
-        if not is_inplace(op) and any(
-            isinstance(u, memref.LoadOp) for u in users_in_fusion_like(out, op)
-        ):
+        if not is_inplace(op) and _has_load(out, op):
             has_loader.add(op)
             worklist.append(op)
     while worklist:
@@ -304,9 +305,7 @@ def _writers_still_loaded(values: list[SSAValue], anchor: Operation, run: _Inlin
             writer, out = _writer_facts(user)
             if not writer or out is None or not same_underlying_buffer(out, value):
                 continue
-            if is_inplace(user) or not any(
-                isinstance(u, memref.LoadOp) for u in users_in_fusion_like(out, user)
-            ):
+            if is_inplace(user) or not _has_load(out, user):
                 return False
     return True
 
@@ -362,7 +361,7 @@ def inline_once(fusion: Operation, run: _InlineRun | None = None) -> bool:
     if block is None:
         return False
     if run is None:
-        run = _InlineRun(_written_buffers([op for op in block.ops if _is_lmhlo_writer(op)]))
+        run = _InlineRun(_block_writes(block))
     for loop in innermost_parallel_loops(fusion):
         if _process_parallel(loop, block, run):
             return True
@@ -376,7 +375,7 @@ def inline_fusion(fusion: Operation, max_iterations: int = MAX_ITERATIONS) -> in
     if block is None:
         return steps
     with _fusion_lookups():
-        run = _InlineRun(_written_buffers([op for op in block.ops if _is_lmhlo_writer(op)]))
+        run = _InlineRun(_block_writes(block))
         while steps < max_iterations and inline_once(fusion, run):
             steps += 1
     return steps
