@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.passes import ModulePass
 
@@ -65,13 +66,19 @@ def _parse_cc(text: str) -> tuple[int, int]:
 
 
 @functools.cache
-def _device_cc() -> tuple[int, int] | None:
+def _device_fact(name: str) -> Any:
+    """`disc_ir.runtime.cuda_libs.<name>(0)` for the machine's first CUDA device;
+    None without a usable driver (then the target compiles for the defaults)."""
     try:
-        from disc_ir.runtime.cuda_libs import device_compute_capability
+        from disc_ir.runtime import cuda_libs
 
-        return device_compute_capability(0)
-    except Exception:  # noqa: BLE001 - no usable driver: compile for the default
+        return getattr(cuda_libs, name)(0)
+    except Exception:  # noqa: BLE001 - no usable driver
         return None
+
+
+def _device_cc() -> tuple[int, int] | None:
+    return _device_fact("device_compute_capability")
 
 
 def cuda_compute_capability() -> tuple[int, int]:
@@ -98,22 +105,12 @@ CUDA_CORE_LIMITS = {
 }
 
 
-@functools.cache
-def _device_core_limits() -> tuple[int, int, int] | None:
-    try:
-        from disc_ir.runtime.cuda_libs import device_core_limits
-
-        return device_core_limits(0)
-    except Exception:  # noqa: BLE001 - no usable driver: the reference GPU's
-        return None
-
-
 def cuda_core_limits() -> tuple[int, int, int]:
     """(multiprocessors, max threads per multiprocessor, max threads per block)
     the `cuda` target's speculation plans for: the machine's first CUDA device
     (unless `$DISC_CUDA_CC` names another compute capability), else the
     reference GPU of `cuda_compute_capability()` (`CUDA_CORE_LIMITS`)."""
-    found = None if os.environ.get(CUDA_CC_ENV) else _device_core_limits()
+    found = None if os.environ.get(CUDA_CC_ENV) else _device_fact("device_core_limits")
     if found is not None:
         return found
     return CUDA_CORE_LIMITS.get(cuda_compute_capability(), CUDA_CORE_LIMITS[(8, 0)])

@@ -236,17 +236,11 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
             nbytes = run.nbytes
             disc_call = (lambda exe=exe, d=device_inputs: exe(*d), sync)
             calls = {"disc": disc_call}
+            jax_call = _jax_call(name, run.arrays) if jax is not None else None
             result = None
-            if jax is not None:
-                from bench.models import bench_model
-
-                fn = jax.jit(bench_model(name).fn)
-                jargs = [jax.device_put(a) for a in run.arrays]
-                result = fn(*jargs)
-                calls["jax"] = (
-                    lambda fn=fn, j=jargs: jax.block_until_ready(fn(*j)),
-                    lambda: None,
-                )
+            if jax_call is not None:
+                result = jax_call()
+                calls["jax"] = (jax_call, lambda: None)
             # Interleaved rounds, the best median of each: one system's slow
             # phase (clocks, another process) does not land on it alone.
             best: dict[str, float] = {}
@@ -258,7 +252,7 @@ def section_memory_bound(rows: int, cols: int, copy_gb_per_s: float | None) -> d
             entry.update(disc_s=seconds, bytes=nbytes, disc_gb_per_s=nbytes / seconds / 1e9)
             if copy_gb_per_s:
                 entry["disc_fraction_of_copy"] = entry["disc_gb_per_s"] / copy_gb_per_s
-            if jax is not None:
+            if jax_call is not None:
                 jax_s = best["jax"]
                 entry.update(jax_s=jax_s, jax_gb_per_s=nbytes / jax_s / 1e9)
                 entry["ratio_to_xla"] = seconds / jax_s
@@ -404,7 +398,8 @@ def section_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
 
 
 def _jax_call(name: str, arrays: list[np.ndarray]) -> Any:
-    """A synchronized call of the graph's jax twin on the GPU (warmed up), or None."""
+    """A synchronized call of the graph's jax twin on the GPU (compiled, its inputs
+    on the device; it returns the outputs), or None without jax on a GPU."""
     try:
         import jax
 
