@@ -52,6 +52,14 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
 from disc_ir.analysis.ral_metadata import element_type_code
 from disc_ir.codegen.llvm_backend import HostJit, host_target_machine, module_to_llvm_ir
+from disc_ir.codegen.shared_lowering import FIRST_PASS as SHARED_FIRST_PASS
+from disc_ir.codegen.shared_lowering import LAST_PASS as SHARED_LAST_PASS
+from disc_ir.codegen.shared_lowering import (
+    SharedLowering,
+    SharingFailed,
+    sharing_enabled,
+)
+from disc_ir.codegen.shared_lowering import share_fusion_lowering as share_fusion
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import MlirPrinter
@@ -255,28 +263,41 @@ def run_pipeline(
     until: str | None = None,
     after_phase: Callable[[str, ModuleOp], None] | None = None,
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
+    share_fusion_lowering: bool = False,
 ) -> dict[str, float]:
     """Runs the pipeline on `module` in place; returns seconds spent per phase.
 
     `after_phase(name, module)` / `after_pass(pass, module, seconds)` are
     called after each phase / pass (dumps, timing). Pass failures raise
-    CompileError naming the pass.
+    CompileError naming the pass. `share_fusion_lowering` (CPU): the code
+    generation passes lower one fusion of each identical set, the others
+    take copies (`disc_ir.codegen.shared_lowering`; may raise its
+    `SharingFailed`, then run again without).
     """
     try:
         grouped = phase_passes(target, until, metadata_file)
     except ValueError as exc:
         raise CompileError(str(exc)) from None
+    share = share_fusion_lowering and target == "cpu"
+    shared: SharedLowering | None = None
     times: dict[str, float] = {}
     for name, passes in grouped:
         start = time.perf_counter()
         for p in passes:
             t0 = time.perf_counter()
+            if share and p.name == SHARED_FIRST_PASS:
+                shared = share_fusion(module)
             _run_pass(ctx, module, p, verify)
+            if shared is not None and p.name == SHARED_LAST_PASS:
+                shared.instantiate()
+                shared = None
             if after_pass is not None:
                 after_pass(p, module, time.perf_counter() - t0)
         times[name] = time.perf_counter() - start
         if after_phase is not None:
             after_phase(name, module)
+    if shared is not None:  # stopped (`until`) before the copies were due
+        shared.instantiate()
     return times
 
 
@@ -393,8 +414,14 @@ def lower_to_llvm_ir(
     keep_ir: bool = True,
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
     dump_dir: Path | None = None,
+    share_fusion_lowering: bool | None = None,
 ) -> LoweredModule:
     """Parses `source` and lowers it to LLVM IR text (no JIT).
+
+    `share_fusion_lowering`: lower one CPU fusion of each identical set
+    (`disc_ir.codegen.shared_lowering`; None: `DISC_SHARE_FUSION_LOWERING`,
+    default on); when a copy cannot be made, the module is compiled again
+    without sharing.
 
     The constants go to `metadata_file` (a temporary file when None, removed
     afterwards) and are returned in memory as well. `keep_ir` keeps a copy of
@@ -403,6 +430,29 @@ def lower_to_llvm_ir(
     (`NN_<phase>.mlir`, so a failing pass leaves the IR it got), then
     `module.ll`.
     """
+    if share_fusion_lowering is None:
+        share_fusion_lowering = sharing_enabled()
+    args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
+    if share_fusion_lowering:
+        try:
+            return _lower_to_llvm_ir(*args, share_fusion_lowering=True)
+        except SharingFailed:
+            pass  # compiled again, each fusion lowered by itself
+    return _lower_to_llvm_ir(*args, share_fusion_lowering=False)
+
+
+def _lower_to_llvm_ir(
+    source: str | PurePath | ModuleOp,
+    target: str,
+    entry: str,
+    verify: bool,
+    metadata_file: str | None,
+    keep_ir: bool,
+    after_pass: Callable[[ModulePass, ModuleOp, float], None] | None,
+    dump_dir: Path | None,
+    *,
+    share_fusion_lowering: bool,
+) -> LoweredModule:
     t0 = time.perf_counter()
     ctx = make_context()
     module = load_module(ctx, source)
@@ -453,6 +503,7 @@ def lower_to_llvm_ir(
             verify=verify,
             after_phase=after_phase,
             after_pass=after_pass,
+            share_fusion_lowering=share_fusion_lowering,
         )
         constants: dict[str, tuple[str, tuple[int, ...], bytes]] = {}
         if os.path.exists(meta):

@@ -29,13 +29,14 @@ from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.analysis.fusion_pattern import FusionType, fusion_type_of
 from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import InlineError, inline_fusion
+from disc_ir.codegen.shared_lowering import is_shared_duplicate
 from disc_ir.transforms.registry import register_pass
 
 _ALLOWED_LEFTOVERS = frozenset({"lmhlo.terminator", "lmhlo_disc.printf"})
 
 
 def _fusions(root: Operation) -> list[Operation]:
-    return [op for op in root.walk() if op.name == "lmhlo.fusion"]
+    return [op for op in root.walk() if op.name == "lmhlo.fusion" and not is_shared_duplicate(op)]
 
 
 def check_leftovers(fusion: Operation) -> None:

@@ -77,6 +77,7 @@ from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysi
 from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
 from disc_ir.codegen.scalar import UnsupportedOp
+from disc_ir.codegen.shared_lowering import is_shared_duplicate
 from disc_ir.config import env_flag, shape_constraint_ir_enabled
 from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
 from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
@@ -117,7 +118,8 @@ def collect_work(f: func.FuncOp) -> tuple[list[Operation], list[Operation], list
         if not is_lmhlo_op(op) or op.name in _SKIPPED:
             continue
         if op.name == "lmhlo.fusion":
-            fusions.append(op)
+            if not is_shared_duplicate(op):  # lowered by copying (codegen/shared_lowering.py)
+                fusions.append(op)
             continue
         if _parent_lmhlo(op) is not None:
             continue

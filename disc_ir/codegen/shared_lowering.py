@@ -1,0 +1,387 @@
+"""Lower each set of identical CPU fusions once (a disc-ir compile-time optimization).
+
+The layers of a transformer give the same fusions over and over: the same
+lmhlo ops on buffers of the same types and the same shape facts. The CPU
+code generation passes (`disc-lhlo-legalize-roots-to-parallel-loops` to
+`disc-merge-identical-kernels`) would lower each copy, and the kernel merge
+would then keep one kernel of each set. Here the compile driver
+(`disc_ir.api.run_pipeline`) lowers one fusion of each set instead:
+
+* `share_fusion_lowering(module)` (before the first code generation pass)
+  groups the `lmhlo.fusion` ops of each function by a *lowering key*. The
+  first fusion of a group (program order) is its representative; every
+  other one gets the `disc.fusion.lowered_as` attribute (the
+  representative's `disc.fusion.name`), which the code generation passes
+  skip (`is_shared_duplicate`).
+* `SharedLowering.instantiate()` (after the kernel merge) gives each
+  duplicate a copy of its representative's lowered body, every value the
+  body takes from outside mapped to the duplicate's own: the buffers by
+  position (the order of first use in the unlowered bodies), values
+  computed from them outside the fusion (constants, `memref.dim`, index
+  arithmetic that CSE shared with host code) recomputed before the
+  duplicate. The copies launch the representative's kernels, as the kernel
+  merge would have made them do.
+
+The lowering key is what the code generation of a fusion reads: the
+fusion's attributes but its name; its body, structurally (ops, operands
+numbered by first definition / use, types, attributes, properties, nested
+regions); per outside value: its type, its dims as the shape analysis
+knows them (classes of equal dims numbered by first appearance, constants),
+for the buffers it writes, whether they have readers outside the fusion (and
+whether those are copies of the same named fusion); which pairs of outside values provably hold as
+many elements. Fusions with equal keys lower to the same code but for the
+outside values it names.
+
+When a duplicate cannot take the copy (a value the lowered body uses cannot
+be mapped: it is not an input of the fusion, nor recomputable before the
+duplicate), `instantiate` raises `SharingFailed`, and the driver compiles
+again without sharing (`DISC_SHARE_FUSION_LOWERING=0` turns sharing off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.traits import is_side_effect_free
+
+from disc_ir.analysis.fusion_pattern import (
+    fusion_name,
+    in_same_fusion_family,
+    output_operands,
+    parent_fusion,
+    value_users,
+)
+from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.config import env_flag
+from disc_ir.ir.structural_key import StructuralKey
+
+#: on a duplicate fusion: the name of the fusion whose lowering it will take
+LOWERED_AS_ATTR = "disc.fusion.lowered_as"
+#: set to 0 to lower every fusion by itself
+SHARE_ENV = "DISC_SHARE_FUSION_LOWERING"
+#: the first pass of the shared range, and the last
+FIRST_PASS = "disc-lhlo-legalize-roots-to-parallel-loops"
+LAST_PASS = "disc-merge-identical-kernels"
+_NAME_KEY = "disc.fusion.name"
+
+
+class SharingFailed(Exception):
+    """A duplicate fusion could not take its representative's lowering."""
+
+
+def sharing_enabled() -> bool:
+    """Whether the driver shares fusion lowerings (`DISC_SHARE_FUSION_LOWERING`, default on)."""
+    return env_flag(SHARE_ENV, True)
+
+
+def is_shared_duplicate(fusion: Operation) -> bool:
+    """Whether `fusion` waits for a copy of another fusion's lowering (skip it)."""
+    return LOWERED_AS_ATTR in fusion.attributes
+
+
+def outside_values(op: Operation) -> list[SSAValue]:
+    """The values used under `op`'s regions but defined outside them, in order of first use."""
+    inside: set[SSAValue] = set()
+    seen: set[SSAValue] = set()
+    out: list[SSAValue] = []
+
+    def region(r: Region) -> None:
+        for b in r.blocks:
+            inside.update(b.args)
+            for o in b.ops:
+                for v in o.operands:
+                    if v not in inside and v not in seen:
+                        seen.add(v)
+                        out.append(v)
+                inside.update(o.results)
+                for inner in o.regions:
+                    region(inner)
+
+    for r in op.regions:
+        region(r)
+    return out
+
+
+def _norm(attr: Any) -> Any:
+    cls = attr.__class__
+    if cls is ArrayAttr:
+        return ("[]", tuple(_norm(a) for a in attr.data))
+    if cls is DictionaryAttr:
+        return ("{}", tuple(sorted((k, _norm(a)) for k, a in attr.data.items())))
+    return attr
+
+
+def _body_items(fusion: Operation) -> tuple[list[Any], list[SSAValue]]:
+    """(structural items of the body, its outside values in order of first use)."""
+    numbers: dict[SSAValue, Any] = {}
+    outside: list[SSAValue] = []
+    items: list[Any] = []
+
+    def number(v: SSAValue) -> Any:
+        n = numbers.get(v)
+        if n is None:  # not defined inside before its use: an outside value
+            n = numbers[v] = ("out", len(outside))
+            outside.append(v)
+        return n
+
+    def region(r: Region) -> None:
+        items.append(("region", len(r.blocks)))
+        for b in r.blocks:
+            for arg in b.args:
+                numbers[arg] = len(numbers)
+            items.append(tuple(a.type for a in b.args))
+            for op in b.ops:
+                operands = tuple(number(v) for v in op.operands)
+                for res in op.results:
+                    numbers[res] = len(numbers)
+                items.append(
+                    (
+                        op.name,
+                        operands,
+                        tuple(res.type for res in op.results),
+                        tuple(sorted((k, _norm(v)) for k, v in op.properties.items())),
+                        tuple(sorted((k, _norm(v)) for k, v in op.attributes.items())),
+                        len(op.successors),
+                        len(op.regions),
+                    )
+                )
+                for inner in op.regions:
+                    region(inner)
+
+    items.append(
+        tuple(sorted((k, _norm(v)) for k, v in fusion.attributes.items() if k != _NAME_KEY))
+    )
+    for r in fusion.regions:
+        region(r)
+    return items, outside
+
+
+def _inside(op: Operation, fusion: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent is fusion:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _outside_facts(
+    fusion: Operation, outside: list[SSAValue], sa: ShapeAnalysis
+) -> tuple[Any, ...]:
+    """What the code generation may know of `fusion`'s outside values (see the module docs)."""
+    first = next(iter(fusion.regions[0].walk()), None)
+    written = {v for op in fusion.regions[0].walk() for v in output_operands(op)}
+    facts: list[Any] = []
+    dynamic: list[int] = []
+    for i, v in enumerate(outside):
+        t = v.type
+        dims: Any = None
+        if isinstance(t, MemRefType):
+            sym = sa.symbolic_dims(v)
+            if sym is not None:
+                dims = tuple(d.value if d.value is not None else ("d", d.id) for d in sym)
+                if any(not isinstance(d, int) for d in dims):
+                    dynamic.append(i)
+        readers = None
+        if v in written:  # a result when read outside (but by copies of the same fusion)
+            readers = frozenset(
+                first is not None and in_same_fusion_family(u, first)
+                for u in value_users(v)
+                if not _inside(u, fusion)
+            )
+        facts.append((t, dims, readers))
+    same = tuple(
+        (a, b)
+        for k, a in enumerate(dynamic)
+        for b in dynamic[k + 1 :]
+        if sa.is_same_num_elements(outside[a], outside[b])
+    )
+    return (tuple(facts), same)
+
+
+def lowering_key(
+    fusion: Operation, sa: ShapeAnalysis
+) -> tuple[StructuralKey | None, list[SSAValue]]:
+    """(`fusion`'s lowering key, None if it cannot be hashed; its outside values)."""
+    items, outside = _body_items(fusion)
+    items.append(_outside_facts(fusion, outside, sa))
+    try:
+        return StructuralKey(tuple(items)), outside
+    except TypeError:
+        return None, outside
+
+
+@dataclass
+class _Duplicate:
+    fusion: Operation
+    rep: Operation
+    rep_outside: list[SSAValue]
+
+
+class _Positions:
+    """Op positions in blocks, computed once per block (insertions keep the relative order)."""
+
+    def __init__(self) -> None:
+        self._index: dict[Block, dict[Operation, int]] = {}
+
+    def before(self, op: Operation, other: Operation) -> bool:
+        block = op.parent_block()
+        index = self._index.get(block) if block is not None else None
+        if index is None and block is not None:
+            index = self._index[block] = {o: i for i, o in enumerate(block.ops)}
+        assert index is not None
+        i, j = index.get(op), index.get(other)
+        return i is not None and j is not None and i < j
+
+
+def _ancestor_in(block: Block, op: Operation) -> Operation | None:
+    """The ancestor of `op` (or `op`) whose parent block is `block`."""
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.parent_block() is block:
+            return cur
+        cur = cur.parent_op()
+    return None
+
+
+def _sizes_only(v: SSAValue, rep: Operation, via: Operation | None) -> bool:
+    """Whether `v` is read for its sizes only (`memref.dim`): by `via` (an op
+    recomputed before a duplicate), else by the ops under `rep`."""
+    if via is not None:
+        return via.name == "memref.dim"
+    return all(u.operation.name == "memref.dim" for u in v.uses if _inside(u.operation, rep))
+
+
+def _alive(v: SSAValue) -> bool:
+    if isinstance(v, OpResult):
+        return v.op.parent is not None
+    assert isinstance(v, BlockArgument)
+    return v.block.parent is not None
+
+
+class SharedLowering:
+    """The duplicates marked by `share_fusion_lowering`, to be given their lowerings."""
+
+    def __init__(self, duplicates: list[_Duplicate]) -> None:
+        self.duplicates = duplicates
+        self._positions = _Positions()
+
+    def instantiate(self) -> None:
+        """Give every duplicate a copy of its representative's lowered body."""
+        for dup in self.duplicates:
+            self._instantiate(dup)
+        self.duplicates = []
+
+    def _instantiate(self, dup: _Duplicate) -> None:
+        fusion, rep = dup.fusion, dup.rep
+        mine = outside_values(fusion)
+        if len(mine) != len(dup.rep_outside):
+            raise SharingFailed(f"{fusion_name(fusion)}: its inputs changed")
+        vmap: dict[SSAValue, SSAValue] = {}
+        for r, d in zip(dup.rep_outside, mine, strict=True):
+            if not _alive(r):
+                continue  # erased with the last use the lowering left (a buffer inlined away)
+            if r.type != d.type:
+                raise SharingFailed(f"{fusion_name(fusion)}: the type of an input changed")
+            vmap[r] = d
+        for v in outside_values(rep):
+            self._resolve(v, vmap, fusion, rep)
+        block = fusion.regions[0].block
+        for old in list(block.ops):
+            old.detach()
+            old.erase(safe_erase=False)
+        for op in rep.regions[0].block.ops:
+            block.add_op(op.clone(value_mapper=vmap))
+        del fusion.attributes[LOWERED_AS_ATTR]
+
+    def _resolve(
+        self,
+        v: SSAValue,
+        vmap: dict[SSAValue, SSAValue],
+        at: Operation,
+        rep: Operation,
+        via: Operation | None = None,
+    ) -> SSAValue:
+        """The value standing for `v` before `at` (recomputed there if needed)."""
+        found = vmap.get(v)
+        if found is not None:
+            return found
+        if isinstance(v, BlockArgument):
+            if _ancestor_in(v.block, at) is None:
+                raise SharingFailed(f"{fusion_name(at)}: a block argument out of reach")
+            vmap[v] = v
+            return v
+        assert isinstance(v, OpResult)
+        op = v.op
+        block = op.parent_block()
+        anchor = _ancestor_in(block, at) if block is not None else None
+        dominates = anchor is not None and self._positions.before(op, anchor)
+        if op.regions or not is_side_effect_free(op):
+            # Not an input, so the lowering may only have taken its sizes
+            # (dims of the classes of the inputs', the duplicate's too: the
+            # key has the classes).
+            if not dominates or not _sizes_only(v, rep, via):
+                raise SharingFailed(f"{fusion_name(at)}: uses '{op.name}' from outside")
+            vmap[v] = v
+            return v
+        operands = [self._resolve(x, vmap, at, rep, op) for x in op.operands]
+        if dominates and all(a is b for a, b in zip(operands, op.operands, strict=True)):
+            for res in op.results:
+                vmap[res] = res
+            return v
+        clone = op.clone(value_mapper=vmap)
+        parent = at.parent_block()
+        assert parent is not None
+        parent.insert_op_before(clone, at)
+        return vmap[v]
+
+
+def _fusions(f: func.FuncOp) -> Iterable[Operation]:
+    return (op for op in f.walk() if op.name == "lmhlo.fusion" and op.regions[0].blocks)
+
+
+def share_fusion_lowering(module: Operation) -> SharedLowering:
+    """Mark the duplicate fusions of `module`'s functions (see the module docs)."""
+    duplicates: list[_Duplicate] = []
+    for f in module.walk():
+        if not isinstance(f, func.FuncOp) or not f.body.blocks:
+            continue
+        fusions = list(_fusions(f))
+        if len(fusions) < 2:
+            continue
+        sa = ShapeAnalysis(f)
+        first: dict[StructuralKey, tuple[Operation, list[SSAValue]]] = {}
+        for fusion in fusions:
+            if parent_fusion(fusion) is not None or any(
+                o.name == "lmhlo.fusion" for o in fusion.regions[0].walk()
+            ):
+                continue  # nested fusions are lowered by themselves
+            key, outside = lowering_key(fusion, sa)
+            if key is None:
+                continue
+            rep = first.setdefault(key, (fusion, outside))
+            if rep[0] is fusion:
+                continue
+            fusion.attributes[LOWERED_AS_ATTR] = StringAttr(fusion_name(rep[0]))
+            duplicates.append(_Duplicate(fusion, rep[0], rep[1]))
+    return SharedLowering(duplicates)
+
+
+__all__ = [
+    "FIRST_PASS",
+    "LAST_PASS",
+    "LOWERED_AS_ATTR",
+    "SHARE_ENV",
+    "SharedLowering",
+    "SharingFailed",
+    "is_shared_duplicate",
+    "lowering_key",
+    "outside_values",
+    "share_fusion_lowering",
+    "sharing_enabled",
+]
