@@ -51,15 +51,8 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
 from disc_ir.analysis.ral_metadata import element_type_code
+from disc_ir.codegen import shared_lowering
 from disc_ir.codegen.llvm_backend import HostJit, host_target_machine, module_to_llvm_ir
-from disc_ir.codegen.shared_lowering import FIRST_PASS as SHARED_FIRST_PASS
-from disc_ir.codegen.shared_lowering import LAST_PASS as SHARED_LAST_PASS
-from disc_ir.codegen.shared_lowering import (
-    SharedLowering,
-    SharingFailed,
-    sharing_enabled,
-)
-from disc_ir.codegen.shared_lowering import share_fusion_lowering as share_fusion
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import MlirPrinter
@@ -279,16 +272,16 @@ def run_pipeline(
     except ValueError as exc:
         raise CompileError(str(exc)) from None
     share = share_fusion_lowering and target == "cpu"
-    shared: SharedLowering | None = None
+    shared: shared_lowering.SharedLowering | None = None
     times: dict[str, float] = {}
     for name, passes in grouped:
         start = time.perf_counter()
         for p in passes:
             t0 = time.perf_counter()
-            if share and p.name == SHARED_FIRST_PASS:
-                shared = share_fusion(module)
+            if share and p.name == shared_lowering.FIRST_PASS:
+                shared = shared_lowering.share_fusion_lowering(module)
             _run_pass(ctx, module, p, verify)
-            if shared is not None and p.name == SHARED_LAST_PASS:
+            if shared is not None and p.name == shared_lowering.LAST_PASS:
                 shared.instantiate()
                 shared = None
             if after_pass is not None:
@@ -431,12 +424,12 @@ def lower_to_llvm_ir(
     `module.ll`.
     """
     if share_fusion_lowering is None:
-        share_fusion_lowering = sharing_enabled()
+        share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
     if share_fusion_lowering:
         try:
             return _lower_to_llvm_ir(*args, share_fusion_lowering=True)
-        except SharingFailed:
+        except shared_lowering.SharingFailed:
             pass  # compiled again, each fusion lowered by itself
     return _lower_to_llvm_ir(*args, share_fusion_lowering=False)
 

@@ -58,7 +58,7 @@ from disc_ir.analysis.fusion_pattern import (
 )
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.config import env_flag
-from disc_ir.ir.structural_key import StructuralKey
+from disc_ir.ir.structural_key import StructuralKey, append_structure
 
 #: on a duplicate fusion: the name of the fusion whose lowering it will take
 LOWERED_AS_ATTR = "disc.fusion.lowered_as"
@@ -116,66 +116,32 @@ def _norm(attr: Any) -> Any:
     return attr
 
 
-def _body_items(fusion: Operation) -> tuple[list[Any], list[SSAValue]]:
-    """(structural items of the body, its outside values in order of first use)."""
-    numbers: dict[SSAValue, Any] = {}
+def _body_key(fusion: Operation) -> tuple[StructuralKey | None, list[SSAValue]]:
+    """(the structure of `fusion`, its attributes but its name; its outside values in
+    order of first use). None when some attribute is not hashable."""
     outside: list[SSAValue] = []
-    items: list[Any] = []
 
     def number(v: SSAValue) -> Any:
-        n = numbers.get(v)
-        if n is None:  # not defined inside before its use: an outside value
-            n = numbers[v] = ("out", len(outside))
-            outside.append(v)
-        return n
+        outside.append(v)
+        return ("out", len(outside) - 1)
 
-    def region(r: Region) -> None:
-        items.append(("region", len(r.blocks)))
-        for b in r.blocks:
-            for arg in b.args:
-                numbers[arg] = len(numbers)
-            items.append(tuple(a.type for a in b.args))
-            for op in b.ops:
-                operands = tuple(number(v) for v in op.operands)
-                for res in op.results:
-                    numbers[res] = len(numbers)
-                items.append(
-                    (
-                        op.name,
-                        operands,
-                        tuple(res.type for res in op.results),
-                        tuple(sorted((k, _norm(v)) for k, v in op.properties.items())),
-                        tuple(sorted((k, _norm(v)) for k, v in op.attributes.items())),
-                        len(op.successors),
-                        len(op.regions),
-                    )
-                )
-                for inner in op.regions:
-                    region(inner)
-
-    items.append(
+    items: list[Any] = [
         tuple(sorted((k, _norm(v)) for k, v in fusion.attributes.items() if k != _NAME_KEY))
-    )
-    for r in fusion.regions:
-        region(r)
-    return items, outside
-
-
-def _inside(op: Operation, fusion: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is fusion:
-            return True
-        parent = parent.parent_op()
-    return False
+    ]
+    append_structure(items, fusion.regions, _norm, number)
+    try:
+        return StructuralKey(tuple(items)), outside
+    except TypeError:
+        return None, outside
 
 
 def _outside_facts(
     fusion: Operation, outside: list[SSAValue], sa: ShapeAnalysis
 ) -> tuple[Any, ...]:
     """What the code generation may know of `fusion`'s outside values (see the module docs)."""
-    first = next(iter(fusion.regions[0].walk()), None)
-    written = {v for op in fusion.regions[0].walk() for v in output_operands(op)}
+    body = fusion.regions[0]
+    first = next(iter(body.walk()), None)
+    written = {v for op in body.walk() for v in output_operands(op)}
     facts: list[Any] = []
     dynamic: list[int] = []
     for i, v in enumerate(outside):
@@ -192,7 +158,7 @@ def _outside_facts(
             readers = frozenset(
                 first is not None and in_same_fusion_family(u, first)
                 for u in value_users(v)
-                if not _inside(u, fusion)
+                if not body.is_ancestor(u)
             )
         facts.append((t, dims, readers))
     same = tuple(
@@ -204,16 +170,10 @@ def _outside_facts(
     return (tuple(facts), same)
 
 
-def lowering_key(
-    fusion: Operation, sa: ShapeAnalysis
-) -> tuple[StructuralKey | None, list[SSAValue]]:
-    """(`fusion`'s lowering key, None if it cannot be hashed; its outside values)."""
-    items, outside = _body_items(fusion)
-    items.append(_outside_facts(fusion, outside, sa))
-    try:
-        return StructuralKey(tuple(items)), outside
-    except TypeError:
-        return None, outside
+def lowering_key(body: StructuralKey, facts: tuple[Any, ...]) -> StructuralKey:
+    """The lowering key of a fusion: its body's structure (`_body_key`) and the facts
+    of its outside values (`_outside_facts`)."""
+    return StructuralKey((body, facts))
 
 
 @dataclass
@@ -254,7 +214,10 @@ def _sizes_only(v: SSAValue, rep: Operation, via: Operation | None) -> bool:
     recomputed before a duplicate), else by the ops under `rep`."""
     if via is not None:
         return via.name == "memref.dim"
-    return all(u.operation.name == "memref.dim" for u in v.uses if _inside(u.operation, rep))
+    body = rep.regions[0]
+    return all(
+        u.operation.name == "memref.dim" for u in v.uses if not body.is_ancestor(u.operation)
+    )
 
 
 def _alive(v: SSAValue) -> bool:
@@ -345,30 +308,44 @@ def _fusions(f: func.FuncOp) -> Iterable[Operation]:
     return (op for op in f.walk() if op.name == "lmhlo.fusion" and op.regions[0].blocks)
 
 
+def _candidates(f: func.FuncOp) -> list[list[tuple[Operation, StructuralKey, list[SSAValue]]]]:
+    """The fusions of `f` (not nested ones) grouped by body structure, groups of two
+    or more only, in program order: (fusion, body key, outside values)."""
+    groups: dict[StructuralKey, list[tuple[Operation, StructuralKey, list[SSAValue]]]] = {}
+    for fusion in _fusions(f):
+        if parent_fusion(fusion) is not None or any(
+            o.name == "lmhlo.fusion" for o in fusion.regions[0].walk()
+        ):
+            continue  # nested fusions are lowered by themselves
+        body, outside = _body_key(fusion)
+        if body is not None:
+            groups.setdefault(body, []).append((fusion, body, outside))
+    return [g for g in groups.values() if len(g) > 1]
+
+
 def share_fusion_lowering(module: Operation) -> SharedLowering:
-    """Mark the duplicate fusions of `module`'s functions (see the module docs)."""
+    """Mark the duplicate fusions of `module`'s functions (see the module docs).
+
+    The shape analysis (the costly part) runs only for functions where some
+    fusions have the same body structure.
+    """
     duplicates: list[_Duplicate] = []
     for f in module.walk():
         if not isinstance(f, func.FuncOp) or not f.body.blocks:
             continue
-        fusions = list(_fusions(f))
-        if len(fusions) < 2:
+        groups = _candidates(f)
+        if not groups:
             continue
         sa = ShapeAnalysis(f)
-        first: dict[StructuralKey, tuple[Operation, list[SSAValue]]] = {}
-        for fusion in fusions:
-            if parent_fusion(fusion) is not None or any(
-                o.name == "lmhlo.fusion" for o in fusion.regions[0].walk()
-            ):
-                continue  # nested fusions are lowered by themselves
-            key, outside = lowering_key(fusion, sa)
-            if key is None:
-                continue
-            rep = first.setdefault(key, (fusion, outside))
-            if rep[0] is fusion:
-                continue
-            fusion.attributes[LOWERED_AS_ATTR] = StringAttr(fusion_name(rep[0]))
-            duplicates.append(_Duplicate(fusion, rep[0], rep[1]))
+        for group in groups:
+            first: dict[StructuralKey, tuple[Operation, list[SSAValue]]] = {}
+            for fusion, body, outside in group:
+                key = lowering_key(body, _outside_facts(fusion, outside, sa))
+                rep, rep_outside = first.setdefault(key, (fusion, outside))
+                if rep is fusion:
+                    continue
+                fusion.attributes[LOWERED_AS_ATTR] = StringAttr(fusion_name(rep))
+                duplicates.append(_Duplicate(fusion, rep, rep_outside))
     return SharedLowering(duplicates)
 
 

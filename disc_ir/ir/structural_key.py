@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 F = TypeVar("F", bound=Operation)
 
@@ -33,6 +33,59 @@ class StructuralKey:
             and self.hash == other.hash
             and self.items == other.items
         )
+
+
+def append_structure(
+    items: list[Any],
+    regions: Sequence[Region],
+    norm: Callable[[Any], Any],
+    outside: Callable[[SSAValue], Any],
+) -> None:
+    """Append the structure of `regions` to `items`, SSA names ignored.
+
+    Per region its block count; per block its argument types; per op its name,
+    operands (numbered in order of definition; a value not defined in
+    `regions` is numbered by `outside(value)`, once, at its first use),
+    result types, properties and attributes (through `norm`, sorted by name),
+    successors (numbered blocks) and nested regions, in order.
+    """
+    numbers: dict[SSAValue, Any] = {}
+    blocks: dict[Block, int] = {}
+
+    def operand(v: SSAValue) -> Any:
+        n = numbers.get(v)
+        if n is None:  # not defined before its use inside: from outside
+            n = numbers[v] = outside(v)
+        return n
+
+    def region(r: Region) -> None:
+        for b in r.blocks:
+            blocks[b] = len(blocks)
+        items.append(("region", len(r.blocks)))
+        for b in r.blocks:
+            for arg in b.args:
+                numbers[arg] = len(numbers)
+            items.append(tuple(a.type for a in b.args))
+            for op in b.ops:
+                operands = tuple(operand(v) for v in op.operands)
+                for res in op.results:
+                    numbers[res] = len(numbers)
+                items.append(
+                    (
+                        op.name,
+                        operands,
+                        tuple(res.type for res in op.results),
+                        tuple(sorted((k, norm(v)) for k, v in op.properties.items())),
+                        tuple(sorted((k, norm(v)) for k, v in op.attributes.items())),
+                        tuple(blocks.get(s, s) for s in op.successors),
+                        len(op.regions),
+                    )
+                )
+                for inner in op.regions:
+                    region(inner)
+
+    for r in regions:
+        region(r)
 
 
 def _name(op: Operation) -> str:
@@ -86,4 +139,4 @@ def identical_symbols(
     return rename
 
 
-__all__ = ["StructuralKey", "identical_symbols"]
+__all__ = ["StructuralKey", "append_structure", "identical_symbols"]

@@ -39,11 +39,11 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
-from disc_ir.ir.structural_key import StructuralKey, identical_symbols
+from disc_ir.ir.structural_key import StructuralKey, append_structure, identical_symbols
 from disc_ir.transforms.registry import register_pass
 
 #: stands for the kernel's own name in its fingerprint
@@ -105,41 +105,13 @@ def fingerprint(kernel: func.FuncOp, refs: set[str]) -> StructuralKey | None:
             return ("{}", tuple(sorted((k, norm(a)) for k, a in attr.data.items())))  # type: ignore[attr-defined]
         return attr
 
-    numbers: dict[SSAValue, int] = {}
-    blocks: dict[Block, int] = {}
     items: list[Any] = [
         tuple(sorted((k, norm(v)) for k, v in kernel.properties.items() if k != "sym_name")),
         tuple(sorted((k, norm(v)) for k, v in kernel.attributes.items() if k != "sym_name")),
     ]
-
-    def region(r: Region) -> None:
-        for b in r.blocks:
-            blocks[b] = len(blocks)
-        items.append(("region", len(r.blocks)))
-        for b in r.blocks:
-            for arg in b.args:
-                numbers[arg] = len(numbers)
-            items.append(tuple(a.type for a in b.args))
-            for op in b.ops:
-                for res in op.results:
-                    numbers[res] = len(numbers)
-                items.append(
-                    (
-                        op.name,
-                        # a value not defined in the kernel (none in valid IR:
-                        # functions are isolated from above) is its own identity
-                        tuple(numbers.get(v, v) for v in op.operands),
-                        tuple(res.type for res in op.results),
-                        tuple(sorted((k, norm(v)) for k, v in op.properties.items())),
-                        tuple(sorted((k, norm(v)) for k, v in op.attributes.items())),
-                        tuple(blocks.get(s, s) for s in op.successors),
-                        len(op.regions),
-                    )
-                )
-                for inner in op.regions:
-                    region(inner)
-
-    region(kernel.body)
+    # a value not defined in the kernel (none in valid IR: functions are
+    # isolated from above) is its own identity
+    append_structure(items, [kernel.body], norm, lambda v: v)
     try:
         return StructuralKey(tuple(items))
     except TypeError:

@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr, UnitAttr
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 
 from disc_ir.dialects.upstream.gpu import (
@@ -94,7 +94,7 @@ def outline_launch(
     for arg, op in zip(old_body.args, index_ops, strict=True):
         arg.replace_all_uses_with(op.results[0])
     for value, arg in zip(operands, entry.args, strict=True):
-        value.replace_uses_with_if(arg, lambda use: _inside(use.operation, launch))
+        value.replace_uses_with_if(arg, lambda use: launch.body.is_ancestor(use.operation))
     # Move the body; further blocks of a multi-block body follow the entry.
     blocks = list(launch.body.blocks)
     for op in list(old_body.ops):
@@ -123,15 +123,6 @@ def outline_launch(
     launch.detach()
     launch.erase()
     return func, launch_func
-
-
-def _inside(op: Operation, root: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is root:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def outline_kernels(module: builtin.ModuleOp) -> list[ModuleOp]:

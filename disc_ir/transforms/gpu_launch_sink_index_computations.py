@@ -94,16 +94,7 @@ def sink_operations_into_launch(launch: LaunchOp) -> None:
         for old, new in zip(op.results, clone.results, strict=True):
             mapping[old] = new
     for old, new in mapping.items():
-        old.replace_uses_with_if(new, lambda use: _op_inside(use.operation, launch))
-
-
-def _op_inside(op: Operation, launch: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is launch:
-            return True
-        parent = parent.parent_op()
-    return False
+        old.replace_uses_with_if(new, lambda use: launch.body.is_ancestor(use.operation))
 
 
 @register_pass

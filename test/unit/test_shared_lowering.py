@@ -68,7 +68,7 @@ def duplicates(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The number of duplicate fusions each compile marked; a copy that failed
     (the compile then ran again without sharing) is counted as -1 after it."""
     counts: list[int] = []
-    share = api.share_fusion
+    share = sl.share_fusion_lowering
     instantiate = sl.SharedLowering.instantiate
 
     def counted(module: object) -> sl.SharedLowering:
@@ -83,7 +83,7 @@ def duplicates(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             counts.append(-1)
             raise
 
-    monkeypatch.setattr(api, "share_fusion", counted)
+    monkeypatch.setattr(sl, "share_fusion_lowering", counted)
     monkeypatch.setattr(sl.SharedLowering, "instantiate", checked)
     return counts
 
