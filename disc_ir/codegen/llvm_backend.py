@@ -75,13 +75,40 @@ def bf16_bits(value: float) -> int:
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
 
 
+#: converted types: a module's few types recur thousands of times (a memref
+#: descriptor struct per GEP) and xDSL converts nested ones anew. Looked up by
+#: the type object first (a few hundred objects serve a whole module; hashing
+#: a struct type rehashes all its members), then by equality.
+_LLVM_TYPES: dict[Any, ir.Type] = {}
+_LLVM_TYPES_BY_ID: dict[int, tuple[Any, ir.Type]] = {}
+_LLVM_TYPES_LIMIT = 1 << 12
+
+
 def llvm_type(t: Any) -> ir.Type:
-    """xDSL's type conversion, plus `bf16` -> `i16` (`BF16_STORAGE`)."""
+    """xDSL's type conversion, plus `bf16` -> `i16` (`BF16_STORAGE`).
+
+    Results are memoized (llvmlite's literal types are plain values, never
+    changed once made)."""
+    by_id = _LLVM_TYPES_BY_ID.get(id(t))
+    if by_id is not None and by_id[0] is t:
+        return by_id[1]
+    if len(_LLVM_TYPES_BY_ID) >= _LLVM_TYPES_LIMIT:
+        _LLVM_TYPES_BY_ID.clear()
+    found = _LLVM_TYPES.get(t)
+    if found is not None:
+        _LLVM_TYPES_BY_ID[id(t)] = (t, found)  # keeps `t` alive: its id is not reused
+        return found
     if isinstance(t, BFloat16Type):
-        return BF16_STORAGE
-    if isinstance(t, llvm.LLVMArrayType):
-        return ir.ArrayType(llvm_type(t.type), t.size.data)
-    return convert_type(t)
+        converted: ir.Type = BF16_STORAGE
+    elif isinstance(t, llvm.LLVMArrayType):
+        converted = ir.ArrayType(llvm_type(t.type), t.size.data)
+    else:
+        converted = convert_type(t)
+    if len(_LLVM_TYPES) >= _LLVM_TYPES_LIMIT:
+        _LLVM_TYPES.clear()
+    _LLVM_TYPES[t] = converted
+    _LLVM_TYPES_BY_ID[id(t)] = (t, converted)
+    return converted
 
 
 def _initialize() -> None:
@@ -197,66 +224,122 @@ def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
     vmap[op.result] = instr
 
 
+def _convert_load(op: llvm.LoadOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> bool:
+    if not isinstance(op.results[0].type, BFloat16Type):
+        return False
+    load = builder.load(vmap[op.ptr], typ=BF16_STORAGE)
+    if op.alignment:
+        load.align = op.alignment.value.data
+    vmap[op.results[0]] = load
+    return True
+
+
+def _convert_bitcast(
+    op: llvm.BitcastOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> bool:
+    src, dst = op.operands[0].type, op.results[0].type
+    if BF16_STORAGE == llvm_type(dst) and llvm_type(src) == BF16_STORAGE:
+        vmap[op.results[0]] = vmap[op.operands[0]]  # bf16 <-> i16: the same bits
+        return True
+    if isinstance(dst, BFloat16Type) or isinstance(src, BFloat16Type):
+        vmap[op.results[0]] = builder.bitcast(vmap[op.operands[0]], llvm_type(dst))
+        return True
+    return False
+
+
+def _convert_constant(op: llvm.ConstantOp, _b: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> bool:
+    if not isinstance(op.result.type, BFloat16Type):
+        return False
+    value = getattr(op.value, "value", None)
+    data = getattr(value, "data", None)
+    if not isinstance(data, float):
+        raise BackendError(f"unsupported bf16 constant {op.value}")
+    vmap[op.result] = ir.Constant(BF16_STORAGE, bf16_bits(data))
+    return True
+
+
+def _convert_atomic_cmpxchg(
+    op: dllvm.AtomicCmpXchgOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> bool:
+    vmap[op.res] = builder.cmpxchg(
+        vmap[op.ptr],
+        vmap[op.cmp],
+        vmap[op.val],
+        dllvm.ATOMIC_ORDERINGS[op.success_ordering.value.data],
+        dllvm.ATOMIC_ORDERINGS[op.failure_ordering.value.data],
+    )
+    return True
+
+
+def _convert_cast(op: Any, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> bool:
+    """`fptosi` / `fptoui` / `uitofp` / `addrspacecast`: llvmlite's builder method of that name."""
+    method = getattr(builder, _CASTS[type(op)])
+    vmap[op.result] = method(vmap[op.arg], llvm_type(op.result.type))
+    return True
+
+
+_CASTS: dict[type[Operation], str] = {
+    dllvm.FPToSIOp: "fptosi",
+    dllvm.FPToUIOp: "fptoui",
+    dllvm.UIToFPOp: "uitofp",
+    dllvm.AddrSpaceCastOp: "addrspacecast",
+}
+
+
+def _convert_other(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> bool:
+    """The ops converted the same way every time (no fallback to xDSL's converter)."""
+    if isinstance(op, llvm.AllocaOp):
+        _convert_alloca(op, builder, vmap)
+    elif isinstance(op, llvm.GEPOp):
+        _convert_gep(op, builder, vmap)
+    elif isinstance(op, llvm.FCmpOp):
+        _convert_fcmp(op, builder, vmap)
+    elif isinstance(op, dllvm.SwitchOp):
+        _convert_switch(op, builder, vmap, bmap)
+    elif isinstance(op, dllvm.ExtractElementOp):
+        vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
+    elif isinstance(op, dllvm.AtomicRMWOp):
+        vmap[op.res] = builder.atomic_rmw(
+            op.bin_op_name, vmap[op.ptr], vmap[op.val], op.ordering_name
+        )
+    else:
+        return False
+    return True
+
+
+#: converters of the ops xDSL's converter lacks or gets wrong here, by exact op
+#: class (one dict lookup, where matching an op against a chain of classes
+#: costs an ABC instance check per case); each returns False to leave the op
+#: to xDSL's converter
+_CONVERTERS: dict[type[Operation], Any] = {
+    **dict.fromkeys(_CASTS, _convert_cast),
+    **dict.fromkeys(
+        (
+            llvm.AllocaOp,
+            llvm.GEPOp,
+            llvm.FCmpOp,
+            dllvm.SwitchOp,
+            dllvm.ExtractElementOp,
+            dllvm.AtomicRMWOp,
+        ),
+        _convert_other,
+    ),
+    dllvm.AtomicCmpXchgOp: _convert_atomic_cmpxchg,
+    llvm.LoadOp: _convert_load,
+    llvm.BitcastOp: _convert_bitcast,
+    llvm.ConstantOp: _convert_constant,
+}
+
+
 def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> None:
-    """Converts one op: the extensions first, then xDSL's converter.
+    """Converts one op: the extensions first (`_CONVERTERS`), then xDSL's converter.
 
     Pointers are opaque throughout (`alloca` and `getelementptr` are converted
     here: xDSL's versions produce llvmlite typed pointers).
     """
-    match op:
-        case llvm.AllocaOp():
-            _convert_alloca(op, builder, vmap)
-        case llvm.GEPOp():
-            _convert_gep(op, builder, vmap)
-        case dllvm.FPToSIOp():
-            vmap[op.result] = builder.fptosi(vmap[op.arg], convert_type(op.result.type))
-        case dllvm.FPToUIOp():
-            vmap[op.result] = builder.fptoui(vmap[op.arg], convert_type(op.result.type))
-        case dllvm.UIToFPOp():
-            vmap[op.result] = builder.uitofp(vmap[op.arg], convert_type(op.result.type))
-        case dllvm.AddrSpaceCastOp():
-            vmap[op.result] = builder.addrspacecast(vmap[op.arg], convert_type(op.result.type))
-        case dllvm.ExtractElementOp():
-            vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
-        case dllvm.SwitchOp():
-            _convert_switch(op, builder, vmap, bmap)
-        case dllvm.AtomicRMWOp():
-            vmap[op.res] = builder.atomic_rmw(
-                op.bin_op_name, vmap[op.ptr], vmap[op.val], op.ordering_name
-            )
-        case dllvm.AtomicCmpXchgOp():
-            vmap[op.res] = builder.cmpxchg(
-                vmap[op.ptr],
-                vmap[op.cmp],
-                vmap[op.val],
-                dllvm.ATOMIC_ORDERINGS[op.success_ordering.value.data],
-                dllvm.ATOMIC_ORDERINGS[op.failure_ordering.value.data],
-            )
-        case llvm.FCmpOp():
-            _convert_fcmp(op, builder, vmap)
-        case llvm.LoadOp() if isinstance(op.results[0].type, BFloat16Type):
-            load = builder.load(vmap[op.ptr], typ=BF16_STORAGE)
-            if op.alignment:
-                load.align = op.alignment.value.data
-            vmap[op.results[0]] = load
-        case llvm.BitcastOp() if BF16_STORAGE == llvm_type(op.results[0].type) and (
-            llvm_type(op.operands[0].type) == BF16_STORAGE
-        ):
-            vmap[op.results[0]] = vmap[op.operands[0]]  # bf16 <-> i16: the same bits
-        case llvm.BitcastOp() if isinstance(op.results[0].type, BFloat16Type) or isinstance(
-            op.operands[0].type, BFloat16Type
-        ):
-            vmap[op.results[0]] = builder.bitcast(
-                vmap[op.operands[0]], llvm_type(op.results[0].type)
-            )
-        case llvm.ConstantOp() if isinstance(op.result.type, BFloat16Type):
-            value = getattr(op.value, "value", None)
-            data = getattr(value, "data", None)
-            if not isinstance(data, float):
-                raise BackendError(f"unsupported bf16 constant {op.value}")
-            vmap[op.result] = ir.Constant(BF16_STORAGE, bf16_bits(data))
-        case _:
-            xdsl_convert_op(op, builder, vmap, bmap)
+    convert = _CONVERTERS.get(type(op))
+    if convert is None or not convert(op, builder, vmap, bmap):
+        xdsl_convert_op(op, builder, vmap, bmap)
 
 
 def _declare_func(op: llvm.FuncOp, module: ir.Module) -> None:
@@ -383,7 +466,15 @@ def identical_functions(funcs: list[llvm.FuncOp], keep: Collection[str] = ()) ->
     no more functions become equal (wrappers that call merged kernels).
     """
     candidates = [f for f in funcs if f.body.blocks and f.sym_name.data not in keep]
-    return identical_symbols(candidates, _function_key)
+    # Functions equal up to names (and to merges) have the same type and as
+    # many ops per block: only those sharing that outline with another need
+    # their (costly) structural keys.
+    groups: dict[tuple[Any, ...], list[llvm.FuncOp]] = {}
+    for f in candidates:
+        outline = (f.function_type, tuple(len(b.ops) for b in f.body.blocks))
+        groups.setdefault(outline, []).append(f)
+    shared = {id(f) for group in groups.values() if len(group) > 1 for f in group}
+    return identical_symbols([f for f in candidates if id(f) in shared], _function_key)
 
 
 def module_to_llvm_ir(

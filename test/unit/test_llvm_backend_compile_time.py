@@ -81,6 +81,48 @@ def test_identical_functions_merge_callees_then_callers():
     assert identical_functions(funcs, ("main", "k2")) == {}
 
 
+def test_only_functions_sharing_an_outline_get_structural_keys(monkeypatch):
+    """Functions of a type or op count no other function has are never keyed
+    (their keys cost a walk and a deep hash each)."""
+    import disc_ir.codegen.llvm_backend as backend
+
+    source = (
+        SOURCE
+        + """
+llvm.func @lone(%a: i64, %b: i64) -> i64 {
+  %m = llvm.mul %a, %b : i64
+  llvm.return %m : i64
+}
+"""
+    )
+    module = DiscParser(make_context(), source).parse_module()
+    funcs = [op for op in module.ops if isinstance(op, llvm.FuncOp)]
+    keyed: list[str] = []
+    key_of = backend._function_key
+
+    def counting(op, rep, callees):  # noqa: ANN001, ANN202 - the wrapped function's
+        keyed.append(op.sym_name.data)
+        return key_of(op, rep, callees)
+
+    monkeypatch.setattr(backend, "_function_key", counting)
+    assert identical_functions(funcs, ("main",)) == {"k2": "k1", "w2": "w1"}
+    assert "lone" not in keyed and "main" not in keyed
+    assert {"k1", "k2", "k3", "w1", "w2", "w3"} <= set(keyed)
+
+
+def test_llvm_types_are_memoized_by_value():
+    from xdsl.dialects.builtin import i64
+
+    from disc_ir.codegen.llvm_backend import llvm_type
+
+    a = llvm.LLVMStructType.from_type_list([llvm.LLVMPointerType(), i64])
+    b = llvm.LLVMStructType.from_type_list([llvm.LLVMPointerType(), i64])
+    assert a is not b
+    assert llvm_type(a) is llvm_type(b)
+    assert str(llvm_type(a)) == "{ptr, i64}"
+    assert str(llvm_type(llvm.LLVMArrayType(4, i64))) == "[4 x i64]"
+
+
 def test_merged_module_translates_each_body_once_and_runs():
     module = _module()
     plain = module_to_llvm_ir(module)
