@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects import memref
 from xdsl.ir import Block, Operation, SSAValue
@@ -291,6 +291,11 @@ class _InlineRun:
     written: set[SSAValue]
     #: a full `clean_unused_lhlo_ops` ran since the run began
     clean: bool = False
+    #: the fusion's innermost `scf.parallel` loops: steps add scalar ops and
+    #: loads in them and erase lmhlo ops and loads, never a loop
+    loops: list[Operation] | None = None
+    #: loads seen to have no producer in the fusion (steps never add a writer)
+    no_producer: set[Operation] = field(default_factory=set)
 
 
 def _writers_still_loaded(values: list[SSAValue], anchor: Operation, run: _InlineRun) -> bool:
@@ -313,10 +318,14 @@ def _writers_still_loaded(values: list[SSAValue], anchor: Operation, run: _Inlin
 def _process_parallel(loop: Operation, fusion_block: Block, run: _InlineRun) -> bool:
     loads = [op for op in loop.walk() if isinstance(op, memref.LoadOp)]
     for load in loads:
+        if load in run.no_producer:
+            continue
         if root_memref(load.memref) not in run.written:
+            run.no_producer.add(load)
             continue  # no lmhlo op of the fusion writes it: no producer
         producer = fusible_producer(load)
         if producer is None:
+            run.no_producer.add(load)
             continue
         fusible, can_remove, same = check_fusible(producer, load)
         if not fusible:
@@ -362,7 +371,9 @@ def inline_once(fusion: Operation, run: _InlineRun | None = None) -> bool:
         return False
     if run is None:
         run = _InlineRun(_block_writes(block))
-    for loop in innermost_parallel_loops(fusion):
+    if run.loops is None:
+        run.loops = list(innermost_parallel_loops(fusion))
+    for loop in run.loops:
         if _process_parallel(loop, block, run):
             return True
     return False
