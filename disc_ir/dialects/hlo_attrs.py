@@ -679,6 +679,14 @@ LhloBuffer = AnyOf((BaseAttr(MemRefType), BaseAttr(UnrankedMemRefType)))
 # ---------------------------------------------------------------------------
 
 
+#: `ints` of the attribute objects seen last (id -> (attribute, integers)):
+#: analyses ask for the same op's dims over and over, and unpacking a dense
+#: attribute costs far more than the lookup. Keeping the attribute in the
+#: entry keeps its id from being reused.
+_INTS_SEEN: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
+_INTS_SEEN_LIMIT = 1 << 12
+
+
 def ints(attr: Attribute | None) -> tuple[int, ...]:
     """The integers of a dims-like attribute.
 
@@ -688,6 +696,17 @@ def ints(attr: Attribute | None) -> tuple[int, ...]:
     """
     if attr is None:
         return ()
+    seen = _INTS_SEEN.get(id(attr))
+    if seen is not None and seen[0] is attr:
+        return seen[1]
+    out = _ints(attr)
+    if len(_INTS_SEEN) >= _INTS_SEEN_LIMIT:
+        _INTS_SEEN.clear()
+    _INTS_SEEN[id(attr)] = (attr, out)
+    return out
+
+
+def _ints(attr: Attribute) -> tuple[int, ...]:
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = attr.get_values()
         shape = attr.get_shape()
