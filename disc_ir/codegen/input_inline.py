@@ -371,9 +371,10 @@ def inline_once(fusion: Operation, run: _InlineRun | None = None) -> bool:
         return False
     if run is None:
         run = _InlineRun(_block_writes(block))
-    if run.loops is None:
-        run.loops = list(innermost_parallel_loops(fusion))
-    for loop in run.loops:
+    loops = run.loops
+    if loops is None:
+        loops = run.loops = list(innermost_parallel_loops(fusion))
+    for loop in loops:
         if _process_parallel(loop, block, run):
             return True
     return False

@@ -62,3 +62,44 @@ def test_incremental_cleanup_emits_what_cleaning_every_step_does(
     reference = _inlined_text(path, target)
     assert fast == reference
     assert fast_cleans < steps["full"], (fast_cleans, steps["full"])
+
+
+class _ForgetfulRun(inline._InlineRun):  # noqa: SLF001 - the run state under test
+    """A run that remembers neither the loops nor the loads without producer."""
+
+    @property  # type: ignore[override]
+    def loops(self) -> None:
+        return None
+
+    @loops.setter
+    def loops(self, value: object) -> None:
+        pass
+
+    @property  # type: ignore[override]
+    def no_producer(self) -> set:
+        return set()
+
+    @no_producer.setter
+    def no_producer(self, value: object) -> None:
+        pass
+
+
+def test_run_facts_emit_what_fresh_lookups_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run lists the fusion's innermost loops once and skips the loads seen
+    without producer; the code is that of looking both up at every step."""
+    walks = {"n": 0}
+    find_loops = inline.innermost_parallel_loops
+
+    def counted(root: object) -> list:
+        walks["n"] += 1
+        return find_loops(root)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inline, "innermost_parallel_loops", counted)
+    path = MODELS / "bert_layer_dyn.mlir"
+    remembered = _inlined_text(path, "cpu")
+    remembered_walks = walks["n"]
+    monkeypatch.setattr(inline, "_InlineRun", _ForgetfulRun)
+    walks["n"] = 0
+    fresh = _inlined_text(path, "cpu")
+    assert remembered == fresh
+    assert remembered_walks < walks["n"], (remembered_walks, walks["n"])
