@@ -42,6 +42,7 @@ from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_cast
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.transforms.disc_math_approximation import approximate_math
+from disc_ir.transforms.disc_to_llvm import expand_descriptors
 from disc_ir.transforms.lowering.arith_to_llvm import arith_to_llvm_patterns
 from disc_ir.transforms.lowering.cf_to_llvm import cf_to_llvm_patterns
 from disc_ir.transforms.lowering.func_to_llvm import func_to_llvm_patterns
@@ -161,6 +162,7 @@ def convert_kernel_module(gpu_module: builtin.Operation) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), apply_recursively=True
         ).rewrite_module(wrapper)
+        expand_descriptors(wrapper.walk())
         reconcile_unrealized_casts(wrapper, warn_on_failure=False)
         name = gpu_module.properties.get("sym_name") or gpu_module.attributes.get("sym_name")
         _check_legal(wrapper, getattr(name, "data", "?"))

@@ -23,7 +23,7 @@ The input must be free of `scf`/`affine` (run `convert-scf-to-cf` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,6 +37,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.arith_to_llvm import HANDLERS as arith_handlers
 from disc_ir.transforms.lowering.cf_to_llvm import HANDLERS as cf_handlers
 from disc_ir.transforms.lowering.disc_ral_to_llvm import handlers as disc_ral_handlers
@@ -133,7 +134,12 @@ def _reconcile_casts(ops: list[Operation]) -> bool:
     """`reconcile-unrealized-casts` over the casts among `ops`: a cast `A -> B`
     whose user casts `B -> A` back gives that user's users `A` itself. Returns
     whether every cast went (else xDSL's general pass runs for the rest)."""
-    casts = [op for op in ops if isinstance(op, builtin.UnrealizedConversionCastOp)]
+    casts = [
+        op
+        for op in ops
+        if isinstance(op, builtin.UnrealizedConversionCastOp)
+        and not builders.is_descriptor_from_fields(op)
+    ]
     complete = True
     for cast in casts:
         if cast.parent is None or not _is_simple_cast(cast):
@@ -171,6 +177,20 @@ def _erase_dead_ops(ops: list[Operation]) -> None:
             op.erase()
 
 
+def expand_descriptors(ops: Iterable[Operation]) -> None:
+    """The descriptors among `ops` built from their fields
+    (`builders.descriptor_from_fields`) that something still reads as a
+    struct become `llvm.insertvalue` chains; unread ones are erased."""
+    for op in list(ops):
+        if op.parent is None or not builders.is_descriptor_from_fields(op):
+            continue
+        if op.results[0].uses:
+            builders.expand_descriptor(op)  # type: ignore[arg-type]
+        else:
+            op.detach()
+            op.erase()
+
+
 def convert_to_llvm(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> None:
     """Runs the conversion on `module` in place (see the module docstring)."""
     kernel_modules = [op for op in module.body.block.ops if op.name == "gpu.module"]
@@ -178,8 +198,10 @@ def convert_to_llvm(module: builtin.ModuleOp, outline_ral_calls: bool = False) -
     for op in kernel_modules:
         module.body.block.erase_op(op)
     if not _reconcile_casts(inserted):
+        expand_descriptors(inserted)
         reconcile_unrealized_casts(module, warn_on_failure=False)
     _erase_dead_ops(inserted)
+    expand_descriptors(inserted)
     _check_legal(module)
 
 

@@ -267,7 +267,9 @@ def _written_back(pattern: FusionPattern, skeletons: list[Operation]) -> list[Op
         op
         for op in skeletons
         if not is_rank2_row_reduction(op)
-        and any(v not in external_only for v in pattern.results if pattern.find_last_writer(v) is op)
+        and any(
+            v not in external_only for v in pattern.results if pattern.find_last_writer(v) is op
+        )
     ]
 
 

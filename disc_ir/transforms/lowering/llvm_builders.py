@@ -7,10 +7,13 @@ several times what `Operation.create` does. These helpers build the same ops
 with `create` and precomputed, shared attributes (attributes are immutable, so
 one `IntegerAttr(0, 32)` or `array<i64: 3, 1>` can back every op that needs it).
 
-`extract_value` also folds an `llvm.extractvalue` of a field that an
-`llvm.insertvalue` chain set (what canonicalize would do afterwards): the
-descriptors the lowering builds are read back field by field, and most
-extracts then never exist.
+`folded_extract` gives the field that an `llvm.insertvalue` chain set (what
+canonicalize would do afterwards): most extracts then never exist. Memref
+descriptors are not built as chains at all while lowering: one
+`descriptor_from_fields` op stands for each, its fields are read straight off
+its operands, and the few that something reads as a struct become chains at
+the end (`expand_descriptor`), so the chains of all the others are never made
+and erased again.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     UnitAttr,
+    UnrealizedConversionCastOp,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 PTR = llvm.LLVMPointerType()
 """The opaque pointer `!llvm.ptr`."""
@@ -92,14 +96,63 @@ def insert_value(
     )
 
 
+#: The attribute marking an `unrealized_conversion_cast` from a memref
+#: descriptor's fields (allocated, aligned, offset, sizes..., strides...) to
+#: the descriptor struct (`descriptor_from_fields`).
+DESCRIPTOR_FIELDS = "disc.descriptor_fields"
+
+
+def descriptor_from_fields(
+    struct_type: Attribute, fields: Sequence[SSAValue]
+) -> UnrealizedConversionCastOp:
+    """One op standing for the descriptor struct `struct_type` with `fields` in
+    calling-convention order, where `llvm.undef` and an `llvm.insertvalue` per
+    field would be: the lowering reads descriptors back field by field
+    (`folded_extract`), so most of them are never needed as structs;
+    `expand_descriptor` makes the insertvalue chain of one that is."""
+    return UnrealizedConversionCastOp.create(
+        operands=list(fields), result_types=[struct_type], attributes={DESCRIPTOR_FIELDS: _UNIT}
+    )
+
+
+def is_descriptor_from_fields(op: object) -> bool:
+    return isinstance(op, UnrealizedConversionCastOp) and DESCRIPTOR_FIELDS in op.attributes
+
+
+def _field_positions(num_fields: int) -> list[tuple[int, ...]]:
+    """The struct positions of a descriptor's fields, in calling-convention order."""
+    rank = (num_fields - 3) // 2
+    return [(0,), (1,), (2,), *((3, i) for i in range(rank)), *((4, i) for i in range(rank))]
+
+
+def expand_descriptor(op: UnrealizedConversionCastOp) -> list[Operation]:
+    """The `llvm.undef` + `llvm.insertvalue` chain building `op`'s descriptor,
+    inserted before `op`, which is then erased (its uses read the chain)."""
+    block = op.parent_block()
+    assert block is not None
+    chain: list[Operation] = [undef(op.results[0].type)]
+    for field, pos in zip(op.operands, _field_positions(len(op.operands)), strict=True):
+        chain.append(insert_value(chain[-1].results[0], field, pos))
+    block.insert_ops_before(chain, op)
+    op.results[0].replace_all_uses_with(chain[-1].results[0])
+    op.detach()
+    op.erase()
+    return chain
+
+
 def folded_extract(aggregate: SSAValue, position: Sequence[int]) -> SSAValue | None:
-    """The value an `llvm.insertvalue` chain ending in `aggregate` put at exactly
-    `position`, or None (an undef start, a block argument, a partial overlap)."""
+    """The value an `llvm.insertvalue` chain (or a `descriptor_from_fields`)
+    ending in `aggregate` put at exactly `position`, or None (an undef start,
+    a block argument, a partial overlap)."""
     key = tuple(position)
     current = aggregate
     while True:
         owner = current.owner
         if not isinstance(owner, _INSERTS):
+            if is_descriptor_from_fields(owner):
+                positions = _field_positions(len(owner.operands))  # type: ignore[union-attr]
+                if key in positions:
+                    return owner.operands[positions.index(key)]  # type: ignore[union-attr]
             return None
         pos = _position_tuple(owner.position)
         if pos == key:
@@ -176,6 +229,10 @@ __all__ = [
     "constant_attr",
     "extract_value",
     "folded_extract",
+    "DESCRIPTOR_FIELDS",
+    "descriptor_from_fields",
+    "expand_descriptor",
+    "is_descriptor_from_fields",
     "gep",
     "insert_value",
     "int_attr",

@@ -403,14 +403,11 @@ class MemRefDescriptor:
         strides: Sequence[int | SSAValue],
     ) -> MemRefDescriptor:
         """A new descriptor from its fields (ints become i64 constants)."""
-        desc = em.undef(memref_descriptor_type(memref_type))
-        desc = em.insert(desc, allocated, [0])
-        desc = em.insert(desc, aligned, [1])
-        desc = em.insert(desc, em.index(offset), [2])
-        for i, size in enumerate(sizes):
-            desc = em.insert(desc, em.index(size), [3, i])
-        for i, stride in enumerate(strides):
-            desc = em.insert(desc, em.index(stride), [4, i])
+        fields = [allocated, aligned, em.index(offset)]
+        fields += [em.index(size) for size in sizes]
+        fields += [em.index(stride) for stride in strides]
+        struct_type = memref_descriptor_type(memref_type)
+        desc = em.value(builders.descriptor_from_fields(struct_type, fields))
         return MemRefDescriptor(desc, memref_type)
 
     def allocated_ptr(self, em: Emitter) -> SSAValue:
