@@ -142,7 +142,9 @@ def test_reduction_kernels_use_shared_memory_barriers_shuffles_and_atomics(
 
 
 @pytest.mark.parametrize("name", ["nn.softmax", "nn.layernorm", "nn.layernorm_gelu"])
-def test_softmax_and_layer_norms_are_one_stitch_kernel(name: str, results: dict[str, Result]) -> None:
+def test_softmax_and_layer_norms_are_one_stitch_kernel(
+    name: str, results: dict[str, Result]
+) -> None:
     """The GPU stitch strategy makes each of these one kStitch kernel, in two
     speculated versions (block-wise and warp-wise rows): two kernel entries,
     both kStitch, each reducing through shared memory between barriers."""
