@@ -146,7 +146,7 @@ def _packed_kernel(
         for k in range(3):
             args += [block.args[k], block.args[k], zero, size, one]
         args += unpacked[1:]
-        em.emit(llvm.CallOp(callee, *args))
+        em.emit(builders.call(callee, args))
 
     try:
         return outlined_function(
@@ -187,7 +187,7 @@ def _emit_launch(
         module, CPU_LAUNCH_API, CPU_LAUNCH_API.encode() + b"\0", rewriter
     )
     api_ptr = load_global_string(api, rewriter, before)
-    em.emit(llvm.CallOp(dispatch_func.sym_name.data, kernel_slots[0], api_ptr, args))
+    em.emit(builders.call(dispatch_func.sym_name.data, [kernel_slots[0], api_ptr, args]))
 
 
 def _cpu_launch(op: Operation, rewriter: PatternRewriter, outline: bool = False) -> None:

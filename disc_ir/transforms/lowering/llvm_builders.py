@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    SymbolRefAttr,
     UnitAttr,
     UnrealizedConversionCastOp,
     i32,
@@ -218,6 +219,50 @@ def int_binary(cls: type[llvm.ArithmeticBinOpOverflow], lhs: SSAValue, rhs: SSAV
     )
 
 
+_FASTMATH_NONE = llvm.FastMathAttr(None)
+_CCONV_C = llvm.CallingConventionAttr("ccc")
+_NO_BUNDLES = DenseArrayBase.from_list(i32, ())
+_TAIL_CALL_NONE = llvm.TailCallKindAttr(llvm.TailCallKind.NONE)
+
+
+@lru_cache(maxsize=1024)
+def _symbol_ref(name: str) -> SymbolRefAttr:
+    return SymbolRefAttr(name)
+
+
+@lru_cache(maxsize=256)
+def _call_segments(num_args: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, (num_args, 0))
+
+
+def call(
+    callee: str, args: Sequence[SSAValue], return_type: Attribute | None = None
+) -> llvm.CallOp:
+    """`llvm.call @callee(args) : return_type` (None: void), the op
+    `llvm.CallOp(callee, *args, return_type=...)` makes: C calling convention,
+    no fastmath flags, operand bundles or tail call kind."""
+    return llvm.CallOp.create(
+        operands=list(args),
+        result_types=[] if return_type is None else [return_type],
+        properties={
+            "callee": _symbol_ref(callee),
+            "fastmathFlags": _FASTMATH_NONE,
+            "CConv": _CCONV_C,
+            "op_bundle_sizes": _NO_BUNDLES,
+            "operandSegmentSizes": _call_segments(len(args)),
+            "TailCallKind": _TAIL_CALL_NONE,
+        },
+    )
+
+
+def alloca(size: SSAValue, elem_type: Attribute, alignment: int | None = None) -> llvm.AllocaOp:
+    """`llvm.alloca size x elem_type` (with `alignment` when given)."""
+    props: dict[str, Attribute] = {"elem_type": elem_type}
+    if alignment is not None:
+        props["alignment"] = int_attr(alignment, i64)
+    return llvm.AllocaOp.create(operands=[size], result_types=[PTR], properties=props)
+
+
 def undef(type_: Attribute) -> llvm.UndefOp:
     """`llvm.mlir.undef : type_`."""
     return llvm.UndefOp.create(result_types=[type_])
@@ -225,6 +270,8 @@ def undef(type_: Attribute) -> llvm.UndefOp:
 
 __all__ = [
     "PTR",
+    "alloca",
+    "call",
     "constant",
     "constant_attr",
     "extract_value",

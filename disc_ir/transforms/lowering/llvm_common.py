@@ -365,10 +365,7 @@ class Emitter:
         self, elem_type: Attribute, count: int | SSAValue = 1, alignment: int = 0
     ) -> SSAValue:
         size = self.i64(count) if isinstance(count, int) else count
-        op = llvm.AllocaOp(size, elem_type, alignment=alignment or 1)
-        if not alignment:
-            op.properties.pop("alignment", None)
-        return self.value(op)
+        return self.value(builders.alloca(size, elem_type, alignment or None))
 
 
 # ---------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.dialects.upstream.gpu import AddressSpaceAttr
+from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.llvm_common import (
     PTR,
     Emitter,
@@ -186,7 +187,7 @@ def _load(op: Operation, rewriter: PatternRewriter) -> None:
     memref = op.operands[0]
     desc = MemRefDescriptor.of(em, memref)
     ptr = desc.element_ptr(em, [em.llvm(i) for i in op.operands[1:]])
-    load = em.value(llvm.LoadOp(ptr, convert_type(op.results[0].type)))
+    load = em.value(builders.load(ptr, convert_type(op.results[0].type)))
     replace_op(op, rewriter, [], [load])
 
 
@@ -195,7 +196,7 @@ def _store(op: Operation, rewriter: PatternRewriter) -> None:
     value = em.llvm(op.operands[0])
     desc = MemRefDescriptor.of(em, op.operands[1])
     ptr = desc.element_ptr(em, [em.llvm(i) for i in op.operands[2:]])
-    em.emit(llvm.StoreOp(value, ptr))
+    em.emit(builders.store(value, ptr))
     rewriter.erase(op)
 
 

@@ -373,11 +373,9 @@ def emit_ral_call(
     struct_type = llvm.LLVMStructType.from_type_list([s.type for s in slots] + list(result_types))
     ptr = llvm.LLVMPointerType()
     one = _i32_const(1)
-    struct_ptr = llvm.AllocaOp(one.result, struct_type)
+    struct_ptr = builders.alloca(one.result, struct_type)  # no alignment: MLIR's default
     count = _i32_const(len(slots) + len(result_types))
-    array_ptr = llvm.AllocaOp(count.result, ptr)
-    for alloca in (struct_ptr, array_ptr):
-        alloca.properties.pop("alignment", None)  # no alignment, as MLIR's default
+    array_ptr = builders.alloca(count.result, ptr)
     new_ops: list[Operation] = [one, struct_ptr, count, array_ptr]
     result_ptrs: list[SSAValue] = []
     for i in range(len(slots) + len(result_types)):
@@ -395,7 +393,7 @@ def emit_ral_call(
         module, api_name, api_name.encode("utf-8") + b"\0", rewriter
     )
     name_ptr = load_global_string(name_global, rewriter, before)
-    call = llvm.CallOp(dispatch_func.sym_name.data, slots[0], name_ptr, array_ptr.res)
+    call = builders.call(dispatch_func.sym_name.data, [slots[0], name_ptr, array_ptr.res])
     rewriter.insert(call, InsertPoint.before(before))
     results: list[SSAValue] = []
     for field_ptr, llvm_type in zip(result_ptrs, result_types, strict=True):
@@ -452,7 +450,7 @@ def call_outlined(
     result_type: Attribute | None,
 ) -> SSAValue | None:
     """`llvm.call @name(slots)` before `op`; its result (None for void)."""
-    call = llvm.CallOp(name, *slots, return_type=result_type)
+    call = builders.call(name, slots, result_type)
     rewriter.insert(call, InsertPoint.before(op))
     return call.returned if result_type is not None else None
 
