@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind
 from xdsl.transforms.common_subexpression_elimination import (
@@ -28,6 +28,30 @@ from xdsl.transforms.common_subexpression_elimination import (
 from disc_ir.ir.trait_cache import get_effects, has_trait
 from disc_ir.transforms.canonicalize import is_trivially_dead
 from disc_ir.transforms.registry import register_pass
+
+#: hashes of the attribute objects seen last (id -> (attribute, hash)): an
+#: attribute's hash is recomputed over all its parameters on every call, and
+#: the same few objects (types, GEP element types, predicates) recur on many
+#: ops. Keeping the attribute keeps its id from being reused.
+_ATTR_HASHES: dict[int, tuple[object, int]] = {}
+_ATTR_HASHES_LIMIT = 1 << 14
+
+
+def _attr_hash(attr: object) -> int:
+    """`hash(attr)`, remembered for the attribute object."""
+    seen = _ATTR_HASHES.get(id(attr))
+    if seen is not None and seen[0] is attr:
+        return seen[1]
+    h = hash(attr)
+    if len(_ATTR_HASHES) >= _ATTR_HASHES_LIMIT:
+        _ATTR_HASHES.clear()
+    _ATTR_HASHES[id(attr)] = (attr, h)
+    return h
+
+
+def _dict_hash(items: dict[str, Attribute]) -> int:
+    """An order-independent hash of a name -> attribute dict (equal dicts hash alike)."""
+    return sum(hash(k) ^ _attr_hash(v) for k, v in items.items())
 
 
 class _OpKey:
@@ -53,16 +77,14 @@ class _OpKey:
             # on the same operands (e.g. other predicates) cost `__eq__`;
             # properties tell apart e.g. the GEPs of one base pointer
             properties = op.properties
-            self.hash = hash(
-                (self.name, operands, sum(hash(i) for i in properties.items()) if properties else 0)
-            )
+            self.hash = hash((self.name, operands, _dict_hash(properties) if properties else 0))
         else:
             self.hash = hash(
                 (
                     self.name,
-                    sum(hash(i) for i in op.attributes.items()),
-                    sum(hash(i) for i in op.properties.items()),
-                    tuple([r.type for r in op.results]),
+                    _dict_hash(op.attributes),
+                    _dict_hash(op.properties),
+                    tuple([_attr_hash(r.type) for r in op.results]),
                 )
             )
 
@@ -102,11 +124,20 @@ class _ScopedKnownOps:
         found = self.table.get(_OpKey(op))
         return None if found is None else found[1]
 
+    def lookup(self, op: Operation) -> tuple[_OpKey, Operation | None]:
+        """`op`'s key (for `store`) and the known op equal to it, if any."""
+        key = _OpKey(op)
+        found = self.table.get(key)
+        return key, None if found is None else found[1]
+
     def __contains__(self, op: Operation) -> bool:
         return _OpKey(op) in self.table
 
     def __setitem__(self, op: Operation, value: Operation) -> None:
-        key = _OpKey(op)
+        self.store(_OpKey(op), value)
+
+    def store(self, key: _OpKey, value: Operation) -> None:
+        """Map `key` (of an op) to `value` in the innermost scope."""
         previous = self.table.get(key)
         stored = key if previous is None else previous[0]
         self.table[stored] = (stored, value)
@@ -169,10 +200,11 @@ class DiscCSEDriver(CSEDriver):
             return
         # xDSL's is_side_effect_free / only_has_effect(READ), on cached effects
         effects = get_effects(op)
+        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]
         if effects is None or effects:
             if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
                 return
-            existing = self._known_ops.get(op)
+            key, existing = known.lookup(op)
             if (
                 existing is not None
                 and op.parent_block() is existing.parent_block()
@@ -180,13 +212,13 @@ class DiscCSEDriver(CSEDriver):
             ):
                 self._replace_and_delete(op, existing)
                 return
-            self._known_ops[op] = op
+            known.store(key, op)
             return
-        existing = self._known_ops.get(op)
+        key, existing = known.lookup(op)
         if existing is not None:
             self._replace_and_delete(op, existing)
             return
-        self._known_ops[op] = op
+        known.store(key, op)
 
     def _commit_erasures(self) -> None:
         # erase users before producers so no erased value is still in use
