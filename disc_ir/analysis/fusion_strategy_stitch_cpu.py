@@ -194,53 +194,64 @@ class StitchCpuAnalysis:
                 seen.setdefault(v, None)
         return list(seen)
 
-    def _dominance(self) -> dict[SSAValue, set[SSAValue]] | None:
+    def _dominance(self) -> tuple[list[SSAValue], list[int]] | None:
+        """The pattern's operand values and, per value, the set of values it
+        dominates (reaches through the ops' operands, itself included) as a
+        bitset over their indices; None on an op the analysis does not know."""
         values = self._all_values()
-        dom: dict[SSAValue, set[SSAValue]] = {v: {v} for v in values}
+        index = {v: i for i, v in enumerate(values)}
+        reach = [1 << i for i in range(len(values))]
         for op in self.pattern.op_list:
             if op.name == "lmhlo.constant":
                 continue
             if is_elementwise(op):
+                mask = 0
                 for a in op.operands:
-                    dom[a].update(op.operands)
+                    mask |= 1 << index[a]
+                for a in op.operands:
+                    reach[index[a]] |= mask
             elif op.name == "lmhlo.reduce":
-                dom[op.operands[0]].add(op.operands[2])
+                reach[index[op.operands[0]]] |= 1 << index[op.operands[2]]
             elif op.name in _BROADCASTS:
                 out = result_buffer(op)
                 assert out is not None
-                dom[out].add(op.operands[0])
+                reach[index[out]] |= 1 << index[op.operands[0]]
             elif op.name in _RESHAPES:
                 out = result_buffer(op)
                 assert out is not None
-                dom[out].add(op.operands[0])
-                dom[op.operands[0]].add(out)
+                src, dst = index[op.operands[0]], index[out]
+                reach[dst] |= 1 << src
+                reach[src] |= 1 << dst
             else:
                 return None
-        changed = True
-        while changed:
-            changed = False
-            for a in values:
-                reach = set(dom[a])
-                for b in dom[a]:
-                    reach |= dom[b]
-                if len(reach) != len(dom[a]):
-                    dom[a] = reach
-                    changed = True
-        return dom
+        # transitive closure (Warshall, on bitsets)
+        for k in range(len(reach)):
+            bit, via = 1 << k, reach[k]
+            for i, r in enumerate(reach):
+                if r & bit:
+                    reach[i] = r | via
+        return values, reach
 
     def _roots_analysis(self) -> bool:
-        dom = self._dominance()
-        if dom is None:
+        found = self._dominance()
+        if found is None:
             return False
-        results = self.pattern.results
-        dominant: SSAValue | None = None
-        for v, dominated in dom.items():
-            if any(r not in dominated for r in results):
+        values, reach = found
+        index = {v: i for i, v in enumerate(values)}
+        wanted = 0
+        for r in self.pattern.results:
+            i = index.get(r)
+            if i is None:
+                return False  # a result no value dominates
+            wanted |= 1 << i
+        dominant = -1
+        for i, dominated in enumerate(reach):
+            if dominated & wanted != wanted:
                 continue
-            if dominant is None or v in dom[dominant]:
-                dominant = v
-        self.dominant_value = dominant
-        return dominant is not None
+            if dominant < 0 or (reach[dominant] >> i) & 1:
+                dominant = i
+        self.dominant_value = values[dominant] if dominant >= 0 else None
+        return dominant >= 0
 
     # -- 2. tiles --------------------------------------------------------------
 
