@@ -28,6 +28,7 @@ from disc_ir.transforms.registry import (
     closest_pass_names,
     get_pass,
     pass_options,
+    type_hints,
 )
 
 
@@ -245,7 +246,7 @@ def build_pass(spec: PassSpec) -> ModulePass:
         hint = f" (did you mean: {', '.join(close)}?)" if close else ""
         raise PipelineError(f"unknown pass '{spec.name}'{hint}")
     options = {o.name: o for o in pass_options(cls)}
-    hints = typing.get_type_hints(cls)
+    hints = type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in spec.options.items():
         opt = options.get(key) or options.get(key.replace("_", "-"))

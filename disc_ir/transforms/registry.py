@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import importlib
 import pkgutil
 from typing import Any, TypeVar
@@ -183,12 +184,20 @@ def pass_options(cls: PassClass) -> list[PassOption]:
 
 
 def _type_hints(cls: type) -> dict[str, Any]:
-    import typing
-
     try:
-        return typing.get_type_hints(cls)
+        return type_hints(cls)
     except Exception:  # noqa: BLE001 - unresolvable annotations: show none
         return {}
+
+
+@functools.cache
+def type_hints(cls: type) -> dict[str, Any]:
+    """`typing.get_type_hints(cls)`, evaluated once per class (a pipeline
+    builds its ~85 passes on every compile; evaluating the annotations of
+    each took a few percent of a small graph's compile). Do not mutate."""
+    import typing
+
+    return typing.get_type_hints(cls)
 
 
 def _type_text(t: Any) -> str:
