@@ -51,8 +51,14 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
 from disc_ir.analysis.ral_metadata import element_type_code
-from disc_ir.codegen import shared_lowering
-from disc_ir.codegen.llvm_backend import HostJit, host_target_machine, module_to_llvm_ir
+from disc_ir.codegen import kernel_split, shared_lowering
+from disc_ir.codegen.llvm_backend import (
+    BackgroundObject,
+    HostJit,
+    host_target_machine,
+    link_llvm_ir,
+    module_to_llvm_ir,
+)
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import MlirPrinter
@@ -257,6 +263,7 @@ def run_pipeline(
     after_phase: Callable[[str, ModuleOp], None] | None = None,
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
     share_fusion_lowering: bool = False,
+    kernels_ahead: KernelsAhead | None = None,
 ) -> dict[str, float]:
     """Runs the pipeline on `module` in place; returns seconds spent per phase.
 
@@ -265,7 +272,11 @@ def run_pipeline(
     CompileError naming the pass. `share_fusion_lowering` (CPU): the code
     generation passes lower one fusion of each identical set, the others
     take copies (`disc_ir.codegen.shared_lowering`; may raise its
-    `SharingFailed`, then run again without).
+    `SharingFailed`, then run again without). `kernels_ahead` (CPU): the
+    `llvm` phase lowers the kernels first, in a module of their own, and
+    starts compiling their LLVM IR on a worker thread while it lowers the
+    host code (`disc_ir.codegen.kernel_split`); the phase ends with the
+    whole module, as without.
     """
     try:
         grouped = phase_passes(target, until, metadata_file)
@@ -276,6 +287,18 @@ def run_pipeline(
     times: dict[str, float] = {}
     for name, passes in grouped:
         start = time.perf_counter()
+        kernel_module = None
+        if kernels_ahead is not None and target == "cpu" and name == "llvm":
+            kernel_module = kernel_split.split_kernels(module)
+        if kernel_module is not None:
+            assert kernels_ahead is not None
+            for p in passes:
+                _run_pass(ctx, kernel_module, p, verify)
+            t0 = time.perf_counter()
+            text = module_to_llvm_ir(kernel_module)
+            kernels_ahead.translate_s = time.perf_counter() - t0
+            kernels_ahead.compiled = BackgroundObject(text)
+            kernels_ahead.names = kernel_split.kernel_names(kernel_module)
         for p in passes:
             t0 = time.perf_counter()
             if share and p.name == shared_lowering.FIRST_PASS:
@@ -286,6 +309,8 @@ def run_pipeline(
                 shared = None
             if after_pass is not None:
                 after_pass(p, module, time.perf_counter() - t0)
+        if kernel_module is not None:
+            kernel_split.merge_kernels(module, kernel_module)
         times[name] = time.perf_counter() - start
         if after_phase is not None:
             after_phase(name, module)
@@ -371,6 +396,28 @@ class LoweredModule:
     #: the entry's `input_placements` / `output_placements` ("cpu"/"gpu" each)
     input_placements: list[str] | None = None
     output_placements: list[str] | None = None
+    #: `compile_kernels_ahead`: the CPU kernels, compiling on a worker thread
+    #: (then `llvm_ir` is the host part, declaring them); None otherwise
+    kernels: BackgroundObject | None = None
+
+    def whole_llvm_ir(self) -> str:
+        """The LLVM IR of the whole module (the kernels' part linked in)."""
+        if self.kernels is None:
+            return self.llvm_ir
+        return link_llvm_ir(self.kernels.text, self.llvm_ir)
+
+
+@dataclass
+class KernelsAhead:
+    """`run_pipeline`'s CPU kernels lowered and translated before the host
+    code, their compilation started on a worker thread (`kernel_split`)."""
+
+    #: the kernels' LLVM IR, compiling
+    compiled: BackgroundObject | None = None
+    #: the kernel functions (declared only in the host part's LLVM IR)
+    names: list[str] = field(default_factory=list)
+    #: seconds spent translating the kernels' module
+    translate_s: float = 0.0
 
 
 _P = ParamSpec("_P")
@@ -408,8 +455,14 @@ def lower_to_llvm_ir(
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
     dump_dir: Path | None = None,
     share_fusion_lowering: bool | None = None,
+    compile_kernels_ahead: bool = False,
 ) -> LoweredModule:
     """Parses `source` and lowers it to LLVM IR text (no JIT).
+
+    `compile_kernels_ahead` (CPU): the kernels are lowered before the host
+    code and compiled to machine code on a worker thread meanwhile
+    (`disc_ir.codegen.kernel_split`); the result's `llvm_ir` is then the
+    host part and `kernels` the rest (`whole_llvm_ir()` links the two).
 
     `share_fusion_lowering`: lower one CPU fusion of each identical set
     (`disc_ir.codegen.shared_lowering`; None: `DISC_SHARE_FUSION_LOWERING`,
@@ -426,12 +479,13 @@ def lower_to_llvm_ir(
     if share_fusion_lowering is None:
         share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
+    ahead = compile_kernels_ahead
     if share_fusion_lowering:
         try:
-            return _lower_to_llvm_ir(*args, share_fusion_lowering=True)
+            return _lower_to_llvm_ir(*args, share_fusion_lowering=True, compile_kernels_ahead=ahead)
         except shared_lowering.SharingFailed:
             pass  # compiled again, each fusion lowered by itself
-    return _lower_to_llvm_ir(*args, share_fusion_lowering=False)
+    return _lower_to_llvm_ir(*args, share_fusion_lowering=False, compile_kernels_ahead=ahead)
 
 
 def _lower_to_llvm_ir(
@@ -445,6 +499,7 @@ def _lower_to_llvm_ir(
     dump_dir: Path | None,
     *,
     share_fusion_lowering: bool,
+    compile_kernels_ahead: bool = False,
 ) -> LoweredModule:
     t0 = time.perf_counter()
     ctx = make_context()
@@ -488,26 +543,39 @@ def _lower_to_llvm_ir(
 
     with tempfile.TemporaryDirectory(prefix="disc_ir_") as tmp:
         meta = metadata_file or os.path.join(tmp, METADATA_FILE_NAME)
-        times |= run_pipeline(
-            ctx,
-            module,
-            target,
-            metadata_file=meta,
-            verify=verify,
-            after_phase=after_phase,
-            after_pass=after_pass,
-            share_fusion_lowering=share_fusion_lowering,
-        )
+        ahead = KernelsAhead() if compile_kernels_ahead and target == "cpu" else None
+        try:
+            times |= run_pipeline(
+                ctx,
+                module,
+                target,
+                metadata_file=meta,
+                verify=verify,
+                after_phase=after_phase,
+                after_pass=after_pass,
+                share_fusion_lowering=share_fusion_lowering,
+                kernels_ahead=ahead,
+            )
+        except BaseException:
+            if ahead is not None and ahead.compiled is not None:
+                ahead.compiled.wait()  # no LLVM work left running behind a failure
+            raise
         constants: dict[str, tuple[str, tuple[int, ...], bytes]] = {}
         if os.path.exists(meta):
             from disc_ir.runtime.constants import load_metadata_file
 
             constants = load_metadata_file(meta)
     t1 = time.perf_counter()
-    llvm_ir = module_to_llvm_ir(module, merge_identical=("main",))
+    kernels = ahead.compiled if ahead is not None else None
+    declared = ahead.names if kernels is not None and ahead is not None else ()
+    llvm_ir = module_to_llvm_ir(module, merge_identical=("main",), declare_only=declared)
     times["translate"] = time.perf_counter() - t1
+    if ahead is not None and kernels is not None:
+        times["llvm"] -= ahead.translate_s  # the kernels' translation, done in that phase
+        times["translate"] += ahead.translate_s
     if dump_dir is not None:
-        (dump_dir / "module.ll").write_text(llvm_ir)
+        whole = link_llvm_ir(kernels.text, llvm_ir) if kernels is not None else llvm_ir
+        (dump_dir / "module.ll").write_text(whole)
     if dump_dir is not None:
         for kernel_name, ptx in gpu_kernels.items():
             (dump_dir / f"{kernel_name}.ptx").write_text(ptx)
@@ -523,6 +591,7 @@ def _lower_to_llvm_ir(
         target,
         input_placements,
         output_placements,
+        kernels,
     )
 
 
@@ -582,7 +651,7 @@ class Executable:
     @property
     def llvm_ir(self) -> str:
         """The LLVM IR the pipeline produced (before LLVM's optimizations)."""
-        return self._lowered.llvm_ir
+        return self._lowered.whole_llvm_ir()
 
     @property
     def optimized_llvm_ir(self) -> str:
@@ -746,9 +815,10 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
         metadata_file=str(dump / METADATA_FILE_NAME) if dump is not None else None,
         keep_ir=keep_ir,
         dump_dir=dump,
+        compile_kernels_ahead=True,
     )
     t0 = time.perf_counter()
-    jit = HostJit(lowered.llvm_ir, opt_level=3, host_functions=("main",))
+    jit = HostJit(lowered.llvm_ir, opt_level=3, host_functions=("main",), kernels=lowered.kernels)
     lowered.times["jit"] = time.perf_counter() - t0
     exe = Executable(lowered, jit, num_threads=num_threads)
     if dump is not None:

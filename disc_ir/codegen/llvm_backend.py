@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import threading
@@ -477,23 +478,35 @@ def identical_functions(funcs: list[llvm.FuncOp], keep: Collection[str] = ()) ->
     return identical_symbols([f for f in candidates if id(f) in shared], _function_key)
 
 
+@functools.cache
+def _host_triple_and_layout() -> tuple[str, str]:
+    """This host's target triple and data layout (asked of LLVM once: a
+    translation running while a worker thread holds llvmlite's lock, see
+    `BackgroundObject`, then does not wait for it)."""
+    return llvm_binding.get_default_triple(), str(host_target_machine().target_data)
+
+
 def module_to_llvm_ir(
     module: ModuleOp,
     target_machine: Any | None = None,
     *,
     merge_identical: Collection[str] | None = None,
+    declare_only: Collection[str] = (),
 ) -> str:
     """The LLVM IR text of `module` (only `llvm.func` / `llvm.mlir.global` at top level).
 
     `merge_identical`: when given (the names of functions looked up by name,
     e.g. the entry), function definitions identical to an earlier one are
     translated once and every reference to them uses that one instead
-    (`identical_functions`).
+    (`identical_functions`). `declare_only`: functions translated as
+    declarations (their code comes from another module).
     """
-    tm = target_machine or host_target_machine()
     out = ir.Module(name=str(module.sym_name.data) if module.sym_name else "disc_module")
-    out.triple = llvm_binding.get_default_triple()
-    out.data_layout = str(tm.target_data)
+    if target_machine is None:
+        out.triple, out.data_layout = _host_triple_and_layout()
+    else:
+        out.triple = llvm_binding.get_default_triple()
+        out.data_layout = str(target_machine.target_data)
     globals_: list[llvm.GlobalOp] = []
     funcs: list[llvm.FuncOp] = []
     for op in module.ops:
@@ -503,7 +516,12 @@ def module_to_llvm_ir(
             funcs.append(op)
         else:
             raise BackendError(f"cannot translate top-level op '{op.name}' to LLVM IR")
-    rep = identical_functions(funcs, merge_identical) if merge_identical is not None else {}
+    if declare_only:
+        skipped = set(declare_only)
+        bodies = [f for f in funcs if f.sym_name.data not in skipped]
+    else:
+        bodies = funcs
+    rep = identical_functions(bodies, merge_identical) if merge_identical is not None else {}
     funcs = [f for f in funcs if f.sym_name.data not in rep]
     for g in globals_:
         _convert_global(g, out)
@@ -515,7 +533,7 @@ def module_to_llvm_ir(
     for name, other in rep.items():
         out.globals[name] = out.globals[other]
     for f in funcs:
-        if f.body.blocks:
+        if f.body.blocks and (not declare_only or f.sym_name.data not in skipped):
             _convert_func(f, out)
     for name in rep:
         del out.globals[name]
@@ -536,6 +554,14 @@ def parse_llvm_ir(text: str) -> Any:
     except RuntimeError as e:
         raise BackendError(f"invalid LLVM IR: {e}") from e
     return mod
+
+
+def link_llvm_ir(first: str, second: str) -> str:
+    """The LLVM IR texts `first` and `second` (modules declaring what the other
+    defines) linked into one module's text."""
+    linked = parse_llvm_ir(first)
+    linked.link_in(parse_llvm_ir(second))
+    return str(linked)
 
 
 def optimize_module(
@@ -687,6 +713,47 @@ def jit_target_machine(opt_level: int = 3) -> Any:
     return host_target_machine(opt_level, jit=True, reloc="pic", codemodel="default")
 
 
+class BackgroundObject:
+    """LLVM IR text optimized at `O<opt_level>` and compiled to an object file
+    for this host on a worker thread, started at construction.
+
+    llvmlite calls release the GIL (they serialize on llvmlite's own lock), so
+    LLVM works on the kernels while the caller goes on lowering the host code
+    in Python. `result()` waits for it: (the optimized module, the object).
+    """
+
+    def __init__(self, text: str, opt_level: int = 3) -> None:
+        self.text = text
+        self.opt_level = opt_level
+        self._module: Any = None
+        self._object: bytes | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="disc-ir-llvm", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            machine = jit_target_machine(self.opt_level)
+            mod = parse_llvm_ir(self.text)
+            optimize_module(mod, machine, self.opt_level)
+            self._object = machine.emit_object(mod)
+            self._module = mod
+        except BaseException as e:  # noqa: BLE001 - re-raised by result()
+            self._error = e
+
+    def wait(self) -> None:
+        """Wait for the work to end (e.g. before giving up on its result)."""
+        self._thread.join()
+
+    def result(self) -> tuple[Any, bytes]:
+        """(the optimized module, its object file); raises what the work raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._object is not None
+        return self._module, self._object
+
+
 class HostJit:
     """An LLVM module optimized for and compiled on this host.
 
@@ -695,6 +762,8 @@ class HostJit:
     and makes GOT/PLT stubs for external symbols, so the small code model is
     safe. `host_functions` (e.g. the entry `main`, host glue code) are optimized
     with a cheap function pipeline, the rest at `O<opt_level>` (`optimize_split`).
+    With `kernels` (the kernel functions, compiled on a worker thread while
+    their host code was being lowered), `llvm_ir` is the host part only.
     Keep the object alive while its code may run. `disc_ral_call`
     resolves to the runtime's dispatcher; every externally visible function
     defined in the module can be looked up with `function_address`.
@@ -706,6 +775,7 @@ class HostJit:
         opt_level: int = 3,
         name: str = "disc_module",
         host_functions: Collection[str] = (),
+        kernels: BackgroundObject | None = None,
     ):
         from disc_ir.runtime.dispatch import DISC_RAL_CALL, register_symbols, symbol_address
 
@@ -713,19 +783,29 @@ class HostJit:
         register_symbols()
         with _JIT_LOCK:
             self.target_machine = jit_target_machine(opt_level)
-            parts = optimize_parts(llvm_ir, self.target_machine, opt_level, host_functions)
+            # Machine code is made one object per part: the host part's
+            # straight-line glue with instruction selection at O0 (FastISel),
+            # which is linear in its size, where SelectionDAG at O2+ costs
+            # seconds on a large graph's entry for no measurable runtime gain.
+            if kernels is None:
+                parts = optimize_parts(llvm_ir, self.target_machine, opt_level, host_functions)
+                objects = [
+                    (self.target_machine if i == 0 else jit_target_machine(0)).emit_object(part)
+                    for i, part in enumerate(parts)
+                ]
+            else:
+                host = parse_llvm_ir(llvm_ir)
+                _optimize_host_module(host, self.target_machine)
+                host_object = jit_target_machine(0).emit_object(host)
+                kernel_module, kernel_object = kernels.result()
+                parts, objects = [kernel_module, host], [kernel_object, host_object]
             if _LLJIT is None:
                 _LLJIT = llvm_binding.create_lljit_compiler(
                     jit_target_machine(opt_level), use_jit_link=True
                 )
             builder = llvm_binding.JITLibraryBuilder()
-            # Machine code is made here, one object per part: the host part's
-            # straight-line glue with instruction selection at O0 (FastISel),
-            # which is linear in its size, where SelectionDAG at O2+ costs
-            # seconds on a large graph's entry for no measurable runtime gain.
-            for i, part in enumerate(parts):
-                machine = self.target_machine if i == 0 else jit_target_machine(0)
-                builder.add_object_img(machine.emit_object(part))
+            for obj in objects:
+                builder.add_object_img(obj)
             builder.import_symbol(DISC_RAL_CALL, symbol_address())
             builder.add_current_process()
             self._exported = [
@@ -779,10 +859,12 @@ def compile_to_jit(module: ModuleOp, opt_level: int = 3) -> HostJit:
 
 __all__ = [
     "BackendError",
+    "BackgroundObject",
     "HostJit",
     "compile_to_jit",
     "host_target_machine",
     "identical_functions",
+    "link_llvm_ir",
     "module_to_llvm_ir",
     "optimize_llvm_ir",
     "optimize_module",
