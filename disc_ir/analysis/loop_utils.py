@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.scf import IfOp, ParallelOp, ReduceOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
 
 DYNAMIC = -(2**63)
@@ -78,7 +79,7 @@ class OpBuilder:
 
     def index(self, value: int) -> SSAValue:
         """`arith.constant <value> : index`."""
-        return self.create(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
+        return self.create(index_constant(value)).result
 
     def bool(self, value: bool) -> SSAValue:
         """`arith.constant true|false`."""

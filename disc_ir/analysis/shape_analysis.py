@@ -70,6 +70,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.hlo_ops_common import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
+from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
 
 #: Attribute on an op defining a memref naming the SymbolicDims of its dims.
@@ -490,7 +491,7 @@ class ShapeAnalysis:
         `func.func @shape_constraint_graph` as `disc_shape.tie_product_equal`.
         Old SymbolicDim ops no longer referenced are removed.
         """
-        from xdsl.dialects import arith, func
+        from xdsl.dialects import func
         from xdsl.dialects.builtin import FunctionType
 
         from disc_ir.dialects.disc_shape import DimOp, SymbolicDimOp, TieProductEqualOp
@@ -583,7 +584,7 @@ class ShapeAnalysis:
         def operands(p: _Product) -> list[SSAValue]:
             out: list[SSAValue] = []
             if p.factor != 1:
-                c = arith.ConstantOp(IntegerAttr(p.factor, IndexType()))
+                c = index_constant(p.factor)
                 block.add_op(c)
                 out.append(c.result)
             for s in p.symbols:

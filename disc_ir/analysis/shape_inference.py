@@ -44,7 +44,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
@@ -56,6 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.dialects.hlo_ops_common import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
+from disc_ir.ir.builders import index_constant
 
 DimValue = int | SSAValue
 """A dimension size: a static `int` or an `index` SSA value."""
@@ -92,7 +92,7 @@ class ShapeBuilder:
 
     def const(self, value: int) -> SSAValue:
         """`arith.constant value : index`."""
-        return self.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        return self.insert(index_constant(value)).results[0]
 
     def value(self, dim: DimValue) -> SSAValue:
         """`dim` as an SSA value (a constant for a static size)."""

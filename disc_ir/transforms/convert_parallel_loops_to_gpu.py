@@ -45,6 +45,7 @@ from xdsl.traits import MemoryEffectKind, get_effects
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.upstream.gpu import LaunchOp, TerminatorOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.gpu_map_parallel_loops import MAPPING_ATTR
 from disc_ir.transforms.registry import register_pass
 
@@ -74,7 +75,7 @@ class _Builder:
         return op
 
     def const(self, value: int) -> SSAValue:
-        return self.emit(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        return self.emit(index_constant(value)).results[0]
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
         ca, cb = _const(a), _const(b)

@@ -65,6 +65,7 @@ from disc_ir.dialects.mhlo import (
     MulOp,
     ReshapeOp,
 )
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
 
@@ -499,7 +500,7 @@ class GetDimensionSizeToDim(RewritePattern):
             rewriter.replace_all_uses_with(user.results[0], packed.results[0])
         dim_attr = _attr(op, "dimension")
         assert isinstance(dim_attr, IntegerAttr)
-        index = arith.ConstantOp(IntegerAttr(dim_attr.value.data, IndexType()))
+        index = index_constant(dim_attr.value.data)
         dim = tensor.DimOp(source, index)
         cast = arith.IndexCastOp(dim, result_type.element_type)
         packed = tensor.FromElementsOp(cast.results[0], result_type=result_type)

@@ -14,15 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin
+from xdsl.dialects import builtin
 from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.registry import register_pass
 
 
@@ -51,7 +52,7 @@ class UnrollGenerate(RewritePattern):
         point = InsertPoint.before(op)
         values: list[SSAValue] = []
         for i in range(result_type.get_shape()[0]):
-            index = arith.ConstantOp(IntegerAttr(i, IndexType()))
+            index = index_constant(i)
             rewriter.insert(index, point)
             mapping: dict[SSAValue, SSAValue] = {block.args[0]: index.results[0]}
             for inner in block.ops:

@@ -37,13 +37,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, i64_elements, ints
 from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp, TransposeOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
 
@@ -167,7 +168,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         assert t is not None
         sizes: list[SSAValue] = []
         for d in range(t.get_num_dims()):
-            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            index = index_constant(d)
             dim = tensor.DimOp(value, index)
             rewriter.insert([index, dim])
             sizes.append(dim.results[0])
@@ -195,7 +196,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         t = _ranked(value)
         assert t is not None
         sizes = self._dim_sizes(rewriter, value)
-        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+        one = index_constant(1)
         rewriter.insert(one)
         old_shape = list(t.get_shape())
         new_sizes = sizes[:dim] + [one.results[0]] + sizes[dim:]
@@ -297,7 +298,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             if size >= 0:
                 sizes.append(size)
                 continue
-            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            index = index_constant(d)
             dim = tensor.DimOp(value, index)
             rewriter.insert([index, dim])
             sizes.append(dim.results[0])
@@ -320,7 +321,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
         if dynamic is None:
             return static
         if static != 1:
-            c = arith.ConstantOp(IntegerAttr(static, IndexType()))
+            c = index_constant(static)
             mul = arith.MuliOp(dynamic, c.results[0])
             rewriter.insert([c, mul])
             dynamic = mul.results[0]
@@ -343,7 +344,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
         operands: list[SSAValue] = []
         for s in sizes:
             if isinstance(s, int):
-                c = arith.ConstantOp(IntegerAttr(s, IndexType()))
+                c = index_constant(s)
                 rewriter.insert(c)
                 operands.append(c.results[0])
             else:

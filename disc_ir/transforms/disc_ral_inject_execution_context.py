@@ -38,7 +38,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import FunctionType, MemRefType, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -51,6 +51,7 @@ from disc_ir.analysis.placement import find_entry_function
 from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import RalExecutionContextType, RecvInputOp, SendOutputOp
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.registry import register_pass
 
 _READ_ONLY_USERS = frozenset(
@@ -75,7 +76,7 @@ _NEEDS_CONTEXT_DIALECTS = frozenset({"lmhlo", "lmhlo_disc", "disc_ral"})
 
 
 def _index_constant(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+    return index_constant(value)
 
 
 def _func_name(op: Operation) -> str:

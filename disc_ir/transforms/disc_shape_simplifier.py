@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -60,6 +60,7 @@ from disc_ir.analysis.block_order import OpOrder
 from disc_ir.analysis.shape_analysis import ShapeAnalysis, set_value_type
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.folding import fold_op, materialize_constant
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
 from disc_ir.transforms.registry import register_pass
@@ -399,7 +400,7 @@ def build_tie_shape_ops(analysis: ShapeAnalysis, f: func.FuncOp) -> None:
 
     def const_index(c: int) -> SSAValue:
         if c not in index_consts:
-            op = arith.ConstantOp(IntegerAttr(c, IndexType()))
+            op = index_constant(c)
             created_consts.append(op)
             index_consts[c] = op.results[0]
         return index_consts[c]

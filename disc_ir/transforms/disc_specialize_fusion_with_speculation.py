@@ -67,7 +67,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -86,6 +86,7 @@ from disc_ir.analysis.fusion_pattern import (
 from disc_ir.analysis.loop_utils import DYNAMIC, new_if
 from disc_ir.config import env_flag
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
 from disc_ir.transforms.registry import register_pass
 
@@ -125,7 +126,7 @@ class PredicateBuilder:
             return t
         assert not isinstance(t, bool), "boolean terms are folded, never materialized"
         if t not in self._consts:
-            self._consts[t] = self._emit(arith.ConstantOp(IntegerAttr(t, IndexType())))
+            self._consts[t] = self._emit(index_constant(t))
         return self._consts[t]
 
     def dim(self, buffer: SSAValue, index: int) -> Term:
@@ -258,7 +259,7 @@ def _view_like(point: InsertPoint, source: SSAValue, like: SSAValue) -> SSAValue
         return op.results[0]
 
     def const(v: int) -> SSAValue:
-        return emit(arith.ConstantOp(IntegerAttr(v, IndexType())))
+        return emit(index_constant(v))
 
     like_t, src_t = like.type, source.type
     assert isinstance(like_t, MemRefType) and isinstance(src_t, MemRefType)

@@ -33,7 +33,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     TensorType,
@@ -56,6 +55,7 @@ from disc_ir.analysis.bufferization import (
     to_buffer,
 )
 from disc_ir.dialects.upstream.memref import CastOp as MemrefCastOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.registry import register_pass
 
 
@@ -83,7 +83,7 @@ class _Emitter:
 
     def index(self, value: int) -> SSAValue:
         if value not in self.consts:
-            c = self.emit(arith.ConstantOp(IntegerAttr(value, IndexType())))
+            c = self.emit(index_constant(value))
             assert c is not None
             self.consts[value] = c
         return self.consts[value]
@@ -121,7 +121,7 @@ class ConstantToBuffer(RewritePattern):
             values = values * len(positions)
         elem = ty.get_element_type()
         for pos, v in zip(positions, values, strict=True):
-            value = e.emit(arith.ConstantOp(IntegerAttr(v, IndexType())))
+            value = e.emit(index_constant(v))
             assert value is not None
             if not isinstance(elem, IndexType):
                 value = e.emit(arith.IndexCastOp(value, elem))

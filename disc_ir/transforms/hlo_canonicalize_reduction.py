@@ -30,13 +30,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
 from disc_ir.dialects.mhlo import DynamicReshapeOp, ReduceOp, ReshapeOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.registry import register_pass
 
 #: the integer type of the computed shapes (upstream's shapeScalarType)
@@ -80,7 +81,7 @@ class _Builder:
         return op.results[0]
 
     def dim_i32(self, value: SSAValue, d: int) -> SSAValue:
-        index = self.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
+        index = self.add(index_constant(d))
         dim = self.add(tensor.DimOp(value, index))
         return self.add(arith.IndexCastOp(dim, SHAPE_SCALAR_TYPE))
 

@@ -44,3 +44,13 @@ def test_alloca(args: tuple) -> None:
 def test_load_and_store(args: tuple) -> None:
     _same(builders.load(args[2], f32), llvm.LoadOp(args[2], f32))
     _same(builders.store(args[1], args[2]), llvm.StoreOp(args[1], args[2]))
+
+
+@pytest.mark.parametrize("value", [0, 1, -3, 1 << 40])
+def test_index_constant(value: int) -> None:
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IndexType, IntegerAttr
+
+    from disc_ir.ir.builders import index_constant
+
+    _same(index_constant(value), arith.ConstantOp(IntegerAttr(value, IndexType())))

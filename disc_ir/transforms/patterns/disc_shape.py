@@ -19,13 +19,13 @@ BladeDISC's `disc_shape_ops.cc`:
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.disc_shape import DelinearizeOp, LinearizeOp
+from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.patterns import register_canonicalization
 from disc_ir.transforms.patterns.utils import const_int, defining
 
@@ -87,7 +87,7 @@ class RemoveSizeOneDimOfDelinearize(RewritePattern):
         new = DelinearizeOp(
             op.linearIndex, [d for d, one in zip(op.shapeDimIndexes, ones, strict=True) if not one]
         )
-        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        zero = index_constant(0)
         rewriter.insert([new, zero], InsertPoint.before(op))
         it = iter(new.results)
         values = [zero.result if one else next(it) for one in ones]
@@ -103,7 +103,7 @@ class OneDimLinearize(RewritePattern):
         if op.multiDimIndexes:
             rewriter.replace(op, [], [op.multiDimIndexes[0]])
         else:
-            rewriter.replace(op, arith.ConstantOp(IntegerAttr(0, IndexType())))
+            rewriter.replace(op, index_constant(0))
 
 
 class OneDimDelinearize(RewritePattern):
