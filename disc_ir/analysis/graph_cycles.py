@@ -180,13 +180,24 @@ class GraphCycles:
         else:
             row = reach[a]
             other_path = any(p != a and (int(row[p >> 6]) >> (p & 63)) & 1 for p in ins)
+        self._move_edge_last(a, b)
+        return not other_path
+
+    def _move_edge_last(self, a: int, b: int) -> None:
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
+        na, nb = self._nodes[a], self._nodes[b]
         na.outputs.erase(b)
         na.outputs.insert(b)
         nb.inputs.erase(a)
         nb.inputs.insert(a)
-        return not other_path
+
+    def touch_edge(self, a: int, b: int) -> None:
+        """What `can_contract_edge(a, b)` does to the graph, without its
+        answer: an existing edge a->b moves last in both ordered sets (for a
+        caller that already knows it will not contract the edge)."""
+        if self.has_edge(a, b):
+            self._move_edge_last(a, b)
 
     # -- updates --------------------------------------------------------------
 
