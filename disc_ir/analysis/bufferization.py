@@ -20,7 +20,7 @@ by the shape computations of `disc_ir.analysis.shape_inference`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects import memref as xmemref
@@ -54,9 +54,26 @@ def is_tensor_type(t: Attribute) -> bool:
     return isinstance(t, TensorType | UnrankedTensorType)
 
 
-def memref_type_for(t: Attribute) -> Attribute:
-    """The buffer type of a tensor type (identity layout, encoding dropped);
-    other types unchanged."""
+#: type -> its buffer / tensor counterpart, by type object (id -> (type,
+#: counterpart)): a graph's few types recur on every op, and building and
+#: verifying a shaped type costs tens of microseconds. Keeping the type in the
+#: entry keeps its id from being reused.
+_COUNTERPARTS: dict[int, tuple[Attribute, Attribute]] = {}
+_COUNTERPARTS_LIMIT = 1 << 12
+
+
+def _counterpart(t: Attribute, make: Callable[[Attribute], Attribute]) -> Attribute:
+    seen = _COUNTERPARTS.get(id(t))
+    if seen is not None and seen[0] is t:
+        return seen[1]
+    out = make(t)
+    if len(_COUNTERPARTS) >= _COUNTERPARTS_LIMIT:
+        _COUNTERPARTS.clear()
+    _COUNTERPARTS[id(t)] = (t, out)
+    return out
+
+
+def _memref_type_for(t: Attribute) -> Attribute:
     if isinstance(t, TensorType):
         return memref_type(t.get_element_type(), t.get_shape())
     if isinstance(t, UnrankedTensorType):
@@ -64,13 +81,27 @@ def memref_type_for(t: Attribute) -> Attribute:
     return t
 
 
-def tensor_type_for(t: Attribute) -> Attribute:
-    """The tensor type of a buffer type (shape and element type)."""
+def _tensor_type_for(t: Attribute) -> Attribute:
     if isinstance(t, MemRefType):
         return TensorType(t.get_element_type(), t.get_shape())
     if isinstance(t, UnrankedMemRefType):
         return UnrankedTensorType(t.element_type)
     return t
+
+
+def memref_type_for(t: Attribute) -> Attribute:
+    """The buffer type of a tensor type (identity layout, encoding dropped);
+    other types unchanged."""
+    if not isinstance(t, TensorType | UnrankedTensorType):
+        return t
+    return _counterpart(t, _memref_type_for)
+
+
+def tensor_type_for(t: Attribute) -> Attribute:
+    """The tensor type of a buffer type (shape and element type)."""
+    if not isinstance(t, MemRefType | UnrankedMemRefType):
+        return t
+    return _counterpart(t, _tensor_type_for)
 
 
 def make_to_tensor(buffer: SSAValue) -> Operation:
