@@ -20,7 +20,7 @@ by the shape computations of `disc_ir.analysis.shape_inference`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects import memref as xmemref
@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.shape_inference import ShapeBuilder, reify_result_dims
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
+from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
 
 TO_TENSOR = "bufferization.to_tensor"
@@ -52,25 +53,6 @@ TO_MEMREF = ("bufferization.to_memref", "bufferization.to_buffer")
 
 def is_tensor_type(t: Attribute) -> bool:
     return isinstance(t, TensorType | UnrankedTensorType)
-
-
-#: type -> its buffer / tensor counterpart, by type object (id -> (type,
-#: counterpart)): a graph's few types recur on every op, and building and
-#: verifying a shaped type costs tens of microseconds. Keeping the type in the
-#: entry keeps its id from being reused.
-_COUNTERPARTS: dict[int, tuple[Attribute, Attribute]] = {}
-_COUNTERPARTS_LIMIT = 1 << 12
-
-
-def _counterpart(t: Attribute, make: Callable[[Attribute], Attribute]) -> Attribute:
-    seen = _COUNTERPARTS.get(id(t))
-    if seen is not None and seen[0] is t:
-        return seen[1]
-    out = make(t)
-    if len(_COUNTERPARTS) >= _COUNTERPARTS_LIMIT:
-        _COUNTERPARTS.clear()
-    _COUNTERPARTS[id(t)] = (t, out)
-    return out
 
 
 def _memref_type_for(t: Attribute) -> Attribute:
@@ -89,19 +71,26 @@ def _tensor_type_for(t: Attribute) -> Attribute:
     return t
 
 
+#: the counterparts of type objects, built once per object: a graph's few
+#: types recur on every op, and building and verifying a shaped type costs
+#: tens of microseconds
+_MEMREF_TYPE_FOR: IdentityMemo[Attribute, Attribute] = IdentityMemo(_memref_type_for)
+_TENSOR_TYPE_FOR: IdentityMemo[Attribute, Attribute] = IdentityMemo(_tensor_type_for)
+
+
 def memref_type_for(t: Attribute) -> Attribute:
     """The buffer type of a tensor type (identity layout, encoding dropped);
     other types unchanged."""
     if not isinstance(t, TensorType | UnrankedTensorType):
         return t
-    return _counterpart(t, _memref_type_for)
+    return _MEMREF_TYPE_FOR(t)
 
 
 def tensor_type_for(t: Attribute) -> Attribute:
     """The tensor type of a buffer type (shape and element type)."""
     if not isinstance(t, MemRefType | UnrankedMemRefType):
         return t
-    return _counterpart(t, _tensor_type_for)
+    return _TENSOR_TYPE_FOR(t)
 
 
 def make_to_tensor(buffer: SSAValue) -> Operation:

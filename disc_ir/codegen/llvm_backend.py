@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.dialects.upstream import llvm as dllvm
+from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.structural_key import StructuralKey, identical_symbols
 from disc_ir.runtime.abi import HOST_GLUE_PREFIX
 
@@ -76,28 +77,15 @@ def bf16_bits(value: float) -> int:
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
 
 
-#: converted types: a module's few types recur thousands of times (a memref
-#: descriptor struct per GEP) and xDSL converts nested ones anew. Looked up by
-#: the type object first (a few hundred objects serve a whole module; hashing
-#: a struct type rehashes all its members), then by equality.
+#: converted types, by value: a module's few types recur thousands of times
+#: (a memref descriptor struct per GEP) and xDSL converts nested ones anew
 _LLVM_TYPES: dict[Any, ir.Type] = {}
-_LLVM_TYPES_BY_ID: dict[int, tuple[Any, ir.Type]] = {}
 _LLVM_TYPES_LIMIT = 1 << 12
 
 
-def llvm_type(t: Any) -> ir.Type:
-    """xDSL's type conversion, plus `bf16` -> `i16` (`BF16_STORAGE`).
-
-    Results are memoized (llvmlite's literal types are plain values, never
-    changed once made)."""
-    by_id = _LLVM_TYPES_BY_ID.get(id(t))
-    if by_id is not None and by_id[0] is t:
-        return by_id[1]
-    if len(_LLVM_TYPES_BY_ID) >= _LLVM_TYPES_LIMIT:
-        _LLVM_TYPES_BY_ID.clear()
+def _llvm_type(t: Any) -> ir.Type:
     found = _LLVM_TYPES.get(t)
     if found is not None:
-        _LLVM_TYPES_BY_ID[id(t)] = (t, found)  # keeps `t` alive: its id is not reused
         return found
     if isinstance(t, BFloat16Type):
         converted: ir.Type = BF16_STORAGE
@@ -108,8 +96,20 @@ def llvm_type(t: Any) -> ir.Type:
     if len(_LLVM_TYPES) >= _LLVM_TYPES_LIMIT:
         _LLVM_TYPES.clear()
     _LLVM_TYPES[t] = converted
-    _LLVM_TYPES_BY_ID[id(t)] = (t, converted)
     return converted
+
+
+#: ... and by type object first (a few hundred objects serve a whole module;
+#: hashing a struct type rehashes all its members)
+_LLVM_TYPE_OF: IdentityMemo[Any, ir.Type] = IdentityMemo(_llvm_type)
+
+
+def llvm_type(t: Any) -> ir.Type:
+    """xDSL's type conversion, plus `bf16` -> `i16` (`BF16_STORAGE`).
+
+    Results are memoized (llvmlite's literal types are plain values, never
+    changed once made)."""
+    return _LLVM_TYPE_OF(t)
 
 
 def _initialize() -> None:

@@ -55,6 +55,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from disc_ir.ir.memo import IdentityMemo
+
 # ---------------------------------------------------------------------------
 # Enumerations: `#mhlo<mnemonic CASE>`
 # ---------------------------------------------------------------------------
@@ -679,31 +681,18 @@ LhloBuffer = AnyOf((BaseAttr(MemRefType), BaseAttr(UnrankedMemRefType)))
 # ---------------------------------------------------------------------------
 
 
-#: `ints` of the attribute objects seen last (id -> (attribute, integers)):
-#: analyses ask for the same op's dims over and over, and unpacking a dense
-#: attribute costs far more than the lookup. Keeping the attribute in the
-#: entry keeps its id from being reused.
-_INTS_SEEN: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
-_INTS_SEEN_LIMIT = 1 << 12
-
-
 def ints(attr: Attribute | None) -> tuple[int, ...]:
     """The integers of a dims-like attribute.
 
     Accepts `dense<[..]> : tensor<Nxi64>` (the pinned mlir-hlo's form),
     `array<i64: ..>` (today's), `[1, 2]` (an ArrayAttr of IntegerAttr or
-    IntAttr) and a single IntegerAttr; None gives ().
+    IntAttr) and a single IntegerAttr; None gives (). Remembered per
+    attribute object: analyses ask for one op's dims many times, and
+    unpacking a dense attribute costs far more than the lookup.
     """
     if attr is None:
         return ()
-    seen = _INTS_SEEN.get(id(attr))
-    if seen is not None and seen[0] is attr:
-        return seen[1]
-    out = _ints(attr)
-    if len(_INTS_SEEN) >= _INTS_SEEN_LIMIT:
-        _INTS_SEEN.clear()
-    _INTS_SEEN[id(attr)] = (attr, out)
-    return out
+    return _INTS(attr)
 
 
 def _ints(attr: Attribute) -> tuple[int, ...]:
@@ -731,6 +720,9 @@ def _ints(attr: Attribute) -> tuple[int, ...]:
     if isinstance(attr, IntegerAttr):
         return (attr.value.data,)
     raise VerifyException(f"expected a list of integers, got {attr}")
+
+
+_INTS: IdentityMemo[Attribute, tuple[int, ...]] = IdentityMemo(_ints)
 
 
 def i64_elements(values: Sequence[int]) -> DenseIntOrFPElementsAttr:

@@ -25,28 +25,15 @@ from xdsl.transforms.common_subexpression_elimination import (
     has_other_side_effecting_op_in_between,
 )
 
+from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.trait_cache import get_effects, has_trait
 from disc_ir.transforms.canonicalize import is_trivially_dead
 from disc_ir.transforms.registry import register_pass
 
-#: hashes of the attribute objects seen last (id -> (attribute, hash)): an
-#: attribute's hash is recomputed over all its parameters on every call, and
-#: the same few objects (types, GEP element types, predicates) recur on many
-#: ops. Keeping the attribute keeps its id from being reused.
-_ATTR_HASHES: dict[int, tuple[object, int]] = {}
-_ATTR_HASHES_LIMIT = 1 << 14
-
-
-def _attr_hash(attr: object) -> int:
-    """`hash(attr)`, remembered for the attribute object."""
-    seen = _ATTR_HASHES.get(id(attr))
-    if seen is not None and seen[0] is attr:
-        return seen[1]
-    h = hash(attr)
-    if len(_ATTR_HASHES) >= _ATTR_HASHES_LIMIT:
-        _ATTR_HASHES.clear()
-    _ATTR_HASHES[id(attr)] = (attr, h)
-    return h
+#: `hash` of attribute objects: an attribute's hash is recomputed over all its
+#: parameters on every call, and the same few objects (types, GEP element
+#: types, predicates) recur on many ops
+_attr_hash: IdentityMemo[object, int] = IdentityMemo(hash, 1 << 14)
 
 
 def _dict_hash(items: dict[str, Attribute]) -> int:
