@@ -399,12 +399,15 @@ class LoweredModule:
     #: `compile_kernels_ahead`: the CPU kernels, compiling on a worker thread
     #: (then `llvm_ir` is the host part, declaring them); None otherwise
     kernels: BackgroundObject | None = None
+    _whole_llvm_ir: str | None = field(default=None, repr=False)
 
     def whole_llvm_ir(self) -> str:
-        """The LLVM IR of the whole module (the kernels' part linked in)."""
+        """The LLVM IR of the whole module (the kernels' part linked in, once)."""
         if self.kernels is None:
             return self.llvm_ir
-        return link_llvm_ir(self.kernels.text, self.llvm_ir)
+        if self._whole_llvm_ir is None:
+            self._whole_llvm_ir = link_llvm_ir(self.kernels.text, self.llvm_ir)
+        return self._whole_llvm_ir
 
 
 @dataclass
@@ -479,13 +482,16 @@ def lower_to_llvm_ir(
     if share_fusion_lowering is None:
         share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
-    ahead = compile_kernels_ahead
     if share_fusion_lowering:
         try:
-            return _lower_to_llvm_ir(*args, share_fusion_lowering=True, compile_kernels_ahead=ahead)
+            return _lower_to_llvm_ir(
+                *args, share_fusion_lowering=True, compile_kernels_ahead=compile_kernels_ahead
+            )
         except shared_lowering.SharingFailed:
             pass  # compiled again, each fusion lowered by itself
-    return _lower_to_llvm_ir(*args, share_fusion_lowering=False, compile_kernels_ahead=ahead)
+    return _lower_to_llvm_ir(
+        *args, share_fusion_lowering=False, compile_kernels_ahead=compile_kernels_ahead
+    )
 
 
 def _lower_to_llvm_ir(
@@ -566,20 +572,14 @@ def _lower_to_llvm_ir(
 
             constants = load_metadata_file(meta)
     t1 = time.perf_counter()
-    kernels = ahead.compiled if ahead is not None else None
-    declared = ahead.names if kernels is not None and ahead is not None else ()
-    llvm_ir = module_to_llvm_ir(module, merge_identical=("main",), declare_only=declared)
-    times["translate"] = time.perf_counter() - t1
-    if ahead is not None and kernels is not None:
-        times["llvm"] -= ahead.translate_s  # the kernels' translation, done in that phase
-        times["translate"] += ahead.translate_s
-    if dump_dir is not None:
-        whole = link_llvm_ir(kernels.text, llvm_ir) if kernels is not None else llvm_ir
-        (dump_dir / "module.ll").write_text(whole)
-    if dump_dir is not None:
-        for kernel_name, ptx in gpu_kernels.items():
-            (dump_dir / f"{kernel_name}.ptx").write_text(ptx)
-    return LoweredModule(
+    if ahead is None or ahead.compiled is None:
+        ahead = KernelsAhead()  # nothing was split off
+    llvm_ir = module_to_llvm_ir(module, merge_identical=("main",), declare_only=ahead.names)
+    # the kernels' translation was timed in the `llvm` phase, where it ran
+    times["translate"] = time.perf_counter() - t1 + ahead.translate_s
+    if ahead.translate_s:
+        times["llvm"] -= ahead.translate_s
+    lowered = LoweredModule(
         llvm_ir,
         inputs,
         outputs,
@@ -591,8 +591,13 @@ def _lower_to_llvm_ir(
         target,
         input_placements,
         output_placements,
-        kernels,
+        ahead.compiled,
     )
+    if dump_dir is not None:
+        (dump_dir / "module.ll").write_text(lowered.whole_llvm_ir())
+        for kernel_name, ptx in gpu_kernels.items():
+            (dump_dir / f"{kernel_name}.ptx").write_text(ptx)
+    return lowered
 
 
 def _kernel_ptx(module: ModuleOp) -> dict[str, str]:

@@ -18,7 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.analysis.buffer_alias import BufferViewFlowAnalysis
 from disc_ir.analysis.dominance import DominanceInfo
-from disc_ir.analysis.liveness import Liveness, ancestor_op_in_block
+from disc_ir.analysis.liveness import Liveness
 
 HEAP_ALLOC_OPS: frozenset[str] = frozenset(
     {"memref.alloc", "memref.realloc", "bufferization.clone"}
@@ -75,7 +75,7 @@ def dealloc_end_operation(
         before = end
         owner = alias.owner
         if isinstance(owner, Operation):
-            anc = ancestor_op_in_block(block, owner)
+            anc = block.find_ancestor_op_in_block(owner)
             if anc is None:
                 continue
             before = anc

@@ -25,16 +25,6 @@ from disc_ir.analysis.block_order import BlockOrder
 from disc_ir.analysis.dominance import ancestor_block_in_region, successors
 
 
-def ancestor_op_in_block(block: Block, op: Operation) -> Operation | None:
-    """`op` or the op of `block` that holds it (nested), None if none."""
-    current: Operation | None = op
-    while current is not None:
-        if current.parent_block() is block:
-            return current
-        current = current.parent_op()
-    return None
-
-
 class BlockLiveness:
     """Liveness of values in one block."""
 
@@ -96,7 +86,7 @@ class BlockLiveness:
             return last
         end = start
         for use in value.uses:
-            user = ancestor_op_in_block(self.block, use.operation)
+            user = self.block.find_ancestor_op_in_block(use.operation)
             if user is not None and self.order.is_before(end, user):
                 end = user
         return end

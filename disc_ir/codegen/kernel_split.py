@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
 from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
+from disc_ir.ir.attrs import inherent_attr
 
 
 def _refers_to_symbol(attrs: Iterable[Attribute]) -> bool:
@@ -92,12 +93,12 @@ def merge_kernels(module: ModuleOp, kernel_module: ModuleOp) -> None:
     has that `module` lacks are appended (those it has are kept)."""
     symbols: dict[str, Operation] = {}
     for op in module.ops:
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if name is not None:
-            symbols[name.data] = op  # type: ignore[attr-defined]
+        name = inherent_attr(op, "sym_name")
+        if isinstance(name, StringAttr):
+            symbols[name.data] = op
     for op in list(kernel_module.ops):
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        existing = symbols.get(name.data) if name is not None else None  # type: ignore[attr-defined]
+        name = inherent_attr(op, "sym_name")
+        existing = symbols.get(name.data) if isinstance(name, StringAttr) else None
         defines = isinstance(op, llvm.FuncOp) and bool(op.body.blocks)
         if existing is not None and not defines:
             continue  # a declaration or global the entry's module has too

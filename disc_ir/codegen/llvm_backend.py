@@ -193,7 +193,7 @@ _FCMP = {
 }
 
 
-def _convert_fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+def _convert_fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> None:
     flag = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data)
     cmpop, ordered = _FCMP[flag.value]
     fn = builder.fcmp_ordered if ordered else builder.fcmp_unordered
@@ -201,7 +201,7 @@ def _convert_fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, vmap: ValueMap) -> Non
     vmap[op.res] = fn(cmpop, vmap[op.lhs], vmap[op.rhs], flags=flags)
 
 
-def _convert_alloca(op: llvm.AllocaOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+def _convert_alloca(op: llvm.AllocaOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> None:
     instr = builder.alloca(llvm_type(op.elem_type), size=vmap[op.size])
     instr.type = ir.PointerType()  # opaque, as every pointer here
     if op.alignment is not None:
@@ -209,7 +209,7 @@ def _convert_alloca(op: llvm.AllocaOp, builder: ir.IRBuilder, vmap: ValueMap) ->
     vmap[op.res] = instr
 
 
-def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, vmap: ValueMap) -> None:
+def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> None:
     ssa_indices = iter(op.ssa_indices)
     indices = [
         vmap[next(ssa_indices)] if idx == llvm.GEP_USE_SSA_VAL else ir.Constant(ir.IntType(32), idx)
@@ -261,7 +261,7 @@ def _convert_constant(op: llvm.ConstantOp, _b: ir.IRBuilder, vmap: ValueMap, _: 
 
 def _convert_atomic_cmpxchg(
     op: dllvm.AtomicCmpXchgOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
-) -> bool:
+) -> None:
     vmap[op.res] = builder.cmpxchg(
         vmap[op.ptr],
         vmap[op.cmp],
@@ -269,14 +269,12 @@ def _convert_atomic_cmpxchg(
         dllvm.ATOMIC_ORDERINGS[op.success_ordering.value.data],
         dllvm.ATOMIC_ORDERINGS[op.failure_ordering.value.data],
     )
-    return True
 
 
-def _convert_cast(op: Any, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> bool:
+def _convert_cast(op: Any, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> None:
     """`fptosi` / `fptoui` / `uitofp` / `addrspacecast`: llvmlite's builder method of that name."""
     method = getattr(builder, _CASTS[type(op)])
     vmap[op.result] = method(vmap[op.arg], llvm_type(op.result.type))
-    return True
 
 
 _CASTS: dict[type[Operation], str] = {
@@ -287,44 +285,30 @@ _CASTS: dict[type[Operation], str] = {
 }
 
 
-def _convert_other(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: BlockMap) -> bool:
-    """The ops converted the same way every time (no fallback to xDSL's converter)."""
-    if isinstance(op, llvm.AllocaOp):
-        _convert_alloca(op, builder, vmap)
-    elif isinstance(op, llvm.GEPOp):
-        _convert_gep(op, builder, vmap)
-    elif isinstance(op, llvm.FCmpOp):
-        _convert_fcmp(op, builder, vmap)
-    elif isinstance(op, dllvm.SwitchOp):
-        _convert_switch(op, builder, vmap, bmap)
-    elif isinstance(op, dllvm.ExtractElementOp):
-        vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
-    elif isinstance(op, dllvm.AtomicRMWOp):
-        vmap[op.res] = builder.atomic_rmw(
-            op.bin_op_name, vmap[op.ptr], vmap[op.val], op.ordering_name
-        )
-    else:
-        return False
-    return True
+def _convert_extract_element(
+    op: dllvm.ExtractElementOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> None:
+    vmap[op.res] = builder.extract_element(vmap[op.vector], vmap[op.position])
+
+
+def _convert_atomic_rmw(
+    op: dllvm.AtomicRMWOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> None:
+    vmap[op.res] = builder.atomic_rmw(op.bin_op_name, vmap[op.ptr], vmap[op.val], op.ordering_name)
 
 
 #: converters of the ops xDSL's converter lacks or gets wrong here, by exact op
 #: class (one dict lookup, where matching an op against a chain of classes
-#: costs an ABC instance check per case); each returns False to leave the op
-#: to xDSL's converter
+#: costs an ABC instance check per case); one returning False leaves the op
+#: to xDSL's converter (the bf16 cases convert bf16 values only)
 _CONVERTERS: dict[type[Operation], Any] = {
     **dict.fromkeys(_CASTS, _convert_cast),
-    **dict.fromkeys(
-        (
-            llvm.AllocaOp,
-            llvm.GEPOp,
-            llvm.FCmpOp,
-            dllvm.SwitchOp,
-            dllvm.ExtractElementOp,
-            dllvm.AtomicRMWOp,
-        ),
-        _convert_other,
-    ),
+    llvm.AllocaOp: _convert_alloca,
+    llvm.GEPOp: _convert_gep,
+    llvm.FCmpOp: _convert_fcmp,
+    dllvm.SwitchOp: _convert_switch,
+    dllvm.ExtractElementOp: _convert_extract_element,
+    dllvm.AtomicRMWOp: _convert_atomic_rmw,
     dllvm.AtomicCmpXchgOp: _convert_atomic_cmpxchg,
     llvm.LoadOp: _convert_load,
     llvm.BitcastOp: _convert_bitcast,
@@ -339,7 +323,7 @@ def convert_op(op: Operation, builder: ir.IRBuilder, vmap: ValueMap, bmap: Block
     here: xDSL's versions produce llvmlite typed pointers).
     """
     convert = _CONVERTERS.get(type(op))
-    if convert is None or not convert(op, builder, vmap, bmap):
+    if convert is None or convert(op, builder, vmap, bmap) is False:
         xdsl_convert_op(op, builder, vmap, bmap)
 
 

@@ -199,16 +199,6 @@ class _Positions:
         return i is not None and j is not None and i < j
 
 
-def _ancestor_in(block: Block, op: Operation) -> Operation | None:
-    """The ancestor of `op` (or `op`) whose parent block is `block`."""
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.parent_block() is block:
-            return cur
-        cur = cur.parent_op()
-    return None
-
-
 def _sizes_only(v: SSAValue, rep: Operation, via: Operation | None) -> bool:
     """Whether `v` is read for its sizes only (`memref.dim`): by `via` (an op
     recomputed before a duplicate), else by the ops under `rep`."""
@@ -275,14 +265,14 @@ class SharedLowering:
         if found is not None:
             return found
         if isinstance(v, BlockArgument):
-            if _ancestor_in(v.block, at) is None:
+            if v.block.find_ancestor_op_in_block(at) is None:
                 raise SharingFailed(f"{fusion_name(at)}: a block argument out of reach")
             vmap[v] = v
             return v
         assert isinstance(v, OpResult)
         op = v.op
         block = op.parent_block()
-        anchor = _ancestor_in(block, at) if block is not None else None
+        anchor = block.find_ancestor_op_in_block(at) if block is not None else None
         dominates = anchor is not None and self._positions.before(op, anchor)
         if op.regions or not is_side_effect_free(op):
             # Not an input, so the lowering may only have taken its sizes

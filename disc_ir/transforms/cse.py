@@ -107,10 +107,6 @@ class _ScopedKnownOps:
         self.table: dict[_OpKey, tuple[_OpKey, Operation]] = {}
         self.logs: list[list[tuple[_OpKey, tuple[_OpKey, Operation] | None]]] = []
 
-    def get(self, op: Operation) -> Operation | None:
-        found = self.table.get(_OpKey(op))
-        return None if found is None else found[1]
-
     def lookup(self, op: Operation) -> tuple[_OpKey, Operation | None]:
         """`op`'s key (for `store`) and the known op equal to it, if any."""
         key = _OpKey(op)
@@ -119,9 +115,6 @@ class _ScopedKnownOps:
 
     def __contains__(self, op: Operation) -> bool:
         return _OpKey(op) in self.table
-
-    def __setitem__(self, op: Operation, value: Operation) -> None:
-        self.store(_OpKey(op), value)
 
     def store(self, key: _OpKey, value: Operation) -> None:
         """Map `key` (of an op) to `value` in the innermost scope."""
