@@ -30,6 +30,7 @@ The analysis, all on the fusion pattern's buffers:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import Operation, SSAValue
@@ -44,6 +45,7 @@ from disc_ir.analysis.fusion_pattern import (
     value_users,
 )
 from disc_ir.analysis.fusion_strategy_base import (
+    REFUSE_ALL,
     FusionStrategy,
     all_stitch_cpu_supported,
     is_expand_like_reshape,
@@ -729,6 +731,14 @@ class StitchCpuFusionStrategy(FusionStrategy):
             return False
         mine, theirs = lhs.merged_results_by_side(rhs)
         return not (mine and theirs and lhs.operand_values().isdisjoint(rhs.operand_values()))
+
+    def unconnected_merge_key(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> Any:
+        # `may_merge` refuses any pair with an op the stitch codegen does not
+        # support; otherwise only the pair can tell
+        key = super().unconnected_merge_key(shape_analysis, pattern)
+        if key is None and not all_stitch_cpu_supported(pattern):
+            return REFUSE_ALL
+        return key
 
     def _analysis(
         self, pattern: FusionPattern, shape_analysis: ShapeAnalysis

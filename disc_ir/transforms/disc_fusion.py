@@ -161,6 +161,7 @@ class FusionPlanner:
 
     def _move_up_metadata_only_ops(self) -> None:
         block = self.block
+        positions = _BlockPositions(block)
 
         def defining_in_block(v: SSAValue) -> Operation | None:
             owner = v.owner
@@ -175,12 +176,14 @@ class FusionPlanner:
             op.detach()
             assert first is not None
             block.insert_op_before(op, first)
+            positions.moved(op)
 
         def move_after(op: Operation, anchor: Operation) -> None:
             if anchor is op:
                 return
             op.detach()
             block.insert_op_after(op, anchor)
+            positions.moved(op)
 
         for op in list(block.ops):
             if op.name == "shape.shape_of":
@@ -198,7 +201,7 @@ class FusionPlanner:
                     move_after(op, b)
                 elif b is None:
                     move_after(op, a)
-                elif a.is_before_in_block(b):
+                elif positions.is_before(a, b):
                     move_after(op, b)
                 else:
                     move_after(op, a)
@@ -315,21 +318,39 @@ class FusionPlanner:
         order = cycles.all_nodes_in_post_order()
         keys = _UnconnectedKeys(self.strategy, self.shape_analysis)
 
-        def candidates() -> tuple[list[int], list[_Cluster], np.ndarray]:
+        def candidates() -> tuple[list[int], list[_Cluster], np.ndarray, dict[int, list[int]]]:
             # positions in `order` of the nodes whose cluster can take part,
-            # those clusters and their nodes: they change with merges only
+            # those clusters, their nodes and, per cluster, its indices in
+            # these lists: they change with merges only
             positions: list[int] = []
             clusters: list[_Cluster] = []
+            members: dict[int, list[int]] = {}
             for i, node in enumerate(order):
                 cluster = self.cluster_of_node(node)
                 if cluster.pattern.is_fusible() and not lone_reshape(cluster.pattern):
+                    members.setdefault(id(cluster), []).append(len(positions))
                     positions.append(i)
                     clusters.append(cluster)
             nodes = np.fromiter((c.node_id for c in clusters), dtype=np.int64, count=len(clusters))
-            return positions, clusters, nodes
+            return positions, clusters, nodes, members
+
+        def merged_into(lc: _Cluster, rc: _Cluster) -> bool:
+            # `rc` was merged into `lc`: their candidate entries become the
+            # merged cluster's, in place (False: it cannot take part, the
+            # lists need rebuilding)
+            if not lc.pattern.is_fusible() or lone_reshape(lc.pattern):
+                return False
+            mine = members[id(lc)]
+            theirs = members.pop(id(rc))
+            for i in theirs:
+                cand_clusters[i] = lc
+            mine += theirs
+            cand_nodes[mine] = lc.node_id
+            keys.refresh(cand_clusters, mine)
+            return True
 
         changed = False
-        cands, cand_clusters, cand_nodes = candidates()
+        cands, cand_clusters, cand_nodes, members = candidates()
         for lhs in order:
             lc = self.cluster_of_node(lhs)
             if lone_reshape(lc.pattern) or not lc.pattern.is_fusible():
@@ -374,6 +395,9 @@ class FusionPlanner:
                     self._contract(lc, rc, merged)
                     changed = True
                     merged_at = j
+                    pos_merged = cands[j]
+                    if not merged_into(lc, rc):
+                        cands, cand_clusters, cand_nodes, members = candidates()
                     break
                 if refused:
                     cycles.reorder_as_if_edges(lc.node_id, refused)
@@ -382,9 +406,7 @@ class FusionPlanner:
                     continue
                 if merged_at < 0:
                     break
-                pos = cands[merged_at]
-                cands, cand_clusters, cand_nodes = candidates()
-                k = bisect.bisect_right(cands, pos)
+                k = bisect.bisect_right(cands, pos_merged)
                 lc = self.cluster_of_node(lhs)
         return changed
 
@@ -508,6 +530,19 @@ class _UnconnectedKeys:
         self._pattern_codes[id(pattern)] = (pattern, code)
         return code
 
+    def _refuse_all_code(self) -> int:
+        """The code of `REFUSE_ALL` (a pattern merging with nothing
+        unconnected, whichever side it is on); -1 while no pattern has it."""
+        return self._codes.get(REFUSE_ALL, -1)
+
+    def refresh(self, clusters: list[_Cluster], changed: list[int]) -> None:
+        """`clusters[i]` for `i` in `changed` holds a new pattern (the same
+        list, changed in place)."""
+        if self._clusters is clusters and not self.stale():
+            codes = self._cluster_codes
+            for i in changed:
+                codes[i] = self._code(clusters[i].pattern)
+
     def _answers_for(self, code: int) -> np.ndarray:
         """`may_merge_unconnected_keys(code, c)` for every code `c` so far."""
         found = self._answers.get(code)
@@ -530,9 +565,7 @@ class _UnconnectedKeys:
         if self.stale():
             self._reset()
         lhs_code = self._code(lhs)
-        if lhs_code < 0:
-            return np.full(len(picked), _ASK, dtype=np.int8)
-        if self._keys[lhs_code] is REFUSE_ALL:
+        if lhs_code >= 0 and self._keys[lhs_code] is REFUSE_ALL:
             return np.full(len(picked), _REFUSED, dtype=np.int8)
         if self._clusters is not clusters:
             self._clusters = clusters
@@ -540,6 +573,13 @@ class _UnconnectedKeys:
                 (self._code(c.pattern) for c in clusters), dtype=np.int64, count=len(clusters)
             )
         codes = self._cluster_codes[picked]
+        if lhs_code < 0:
+            # only the pair can tell, unless the candidate merges with nothing
+            out = np.full(len(picked), _ASK, dtype=np.int8)
+            refuse_all = self._refuse_all_code()
+            if refuse_all >= 0:
+                out[codes == refuse_all] = _REFUSED
+            return out
         answers = self._answers_for(lhs_code)
         out = np.where(answers[np.maximum(codes, 0)], _ACCEPTED, _REFUSED).astype(np.int8)
         out[codes < 0] = _ASK
