@@ -43,7 +43,7 @@ def test_keys_agree_with_the_pair_and_the_merge(
     equals `may_merge_unconnected`, and a refused pair is one `try_fuse_inplace`
     refuses too."""
     sweep = fusion.FusionPlanner._horizontal_sweep
-    seen = {"pairs": 0, "refused": 0, "by_key": 0}
+    seen = {"pairs": 0, "refused": 0, "by_key": 0, "refuse_all": 0}
 
     def checked(self: fusion.FusionPlanner, lone_reshape: Any) -> bool:
         strategy, analysis = self.strategy, self.shape_analysis
@@ -59,6 +59,10 @@ def test_keys_agree_with_the_pair_and_the_merge(
                 answer = strategy.may_merge_unconnected(analysis, lc.pattern, rc.pattern)
                 lk = strategy.unconnected_merge_key(analysis, lc.pattern)
                 rk = strategy.unconnected_merge_key(analysis, rc.pattern)
+                if lk is base.REFUSE_ALL or rk is base.REFUSE_ALL:
+                    # either side alone refuses, whichever side it is on
+                    assert not answer
+                    seen["refuse_all"] += 1
                 if lk is not None and rk is not None:
                     assert strategy.may_merge_unconnected_keys(analysis, lk, rk) == answer
                     seen["by_key"] += 1
@@ -76,6 +80,7 @@ def test_keys_agree_with_the_pair_and_the_merge(
     _fused_text(MODELS / f"{model}.mlir")
     assert seen["pairs"] > 100 and 0 < seen["refused"] < seen["pairs"]
     assert seen["by_key"] > seen["pairs"] // 2
+    assert seen["refuse_all"] > 0
 
 
 @pytest.mark.parametrize("model", MODELS_CHECKED)
