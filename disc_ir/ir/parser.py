@@ -88,9 +88,13 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
 _DEFERRED = "\0deferred-location-alias:"
 #: the locations JAX and MLIR print most, read in one match (xDSL takes 4 to 8
 #: tokens each): `loc(unknown)`, `loc(#alias)`, `loc("name")`,
-#: `loc("name"(#alias))`, `loc("file":line:col)`, with no escape in the string
+#: `loc("name"(#alias))`, `loc("file":line:col)` (a range's end, `to :col` or
+#: `to line:col`, is dropped as `DiscParser._parse_location` drops it) and
+#: `loc(callsite(#alias at #alias))`, with no escape in the string
 _FAST_LOCATION = re.compile(
-    r'loc\((?:(unknown)|(#[\w$.\-]+)|"([^"\\\n]*)"(?::(\d+):(\d+)|\((#[\w$.\-]+)\))?)\)'
+    r'loc\((?:(unknown)|(#[\w$.\-]+)|"([^"\\\n]*)"'
+    r"(?::(\d+):(\d+)(?: to (?:\d+)?:\d+)?|\((#[\w$.\-]+)\))?"
+    r"|callsite\((#[\w$.\-]+) at (#[\w$.\-]+)\))\)"
 )
 
 
@@ -148,12 +152,15 @@ class DiscParser(Parser):
         if token.kind == MLIRTokenKind.BARE_IDENT and token.text == "loc":
             match = _FAST_LOCATION.match(self.lexer.input.content, token.span.start)
             if match is not None:
-                unknown, alias, name, line, col, child = match.groups()
+                unknown, alias, name, line, col, child, callee, caller = match.groups()
                 loc: Attribute | None
                 if unknown is not None:
                     loc = UnknownLoc()
                 elif alias is not None:
                     loc = self._alias_location(alias)
+                elif callee is not None:
+                    parts = (self._alias_location(callee), self._alias_location(caller))
+                    loc = None if None in parts else CallSiteLoc(*parts)
                 elif line is not None:
                     loc = FileLineColLoc(StringAttr(name), IntAttr(int(line)), IntAttr(int(col)))
                 elif child is not None:

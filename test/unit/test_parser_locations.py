@@ -1,6 +1,7 @@
 """The parser's one-match reading of common locations gives exactly the
 locations xDSL's token-by-token parse gives (aliases defined before or after
-their use, names with and without a child, file:line:col, unknown), and falls
+their use, names with and without a child, file:line:col with or without a
+range's end, call sites, unknown), and falls
 back to it for every other form."""
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ module {
     %5 = "test.op"(%4) : (f32) -> f32 loc(fused["a", #early])
     %6 = "test.op"(%5) : (f32) -> f32 loc("esc\\"aped")
     %7 = "test.op"(%6) : (f32) -> f32 loc("outer"("inner"))
-    func.return %7 : f32 loc(#chain)
+    %8 = "test.op"(%7) : (f32) -> f32 loc("y.py":7:1 to 8:2)
+    %9 = "test.op"(%8) : (f32) -> f32 loc(callsite(#late at #chain))
+    func.return %9 : f32 loc(#chain)
   }
 }
 #late = loc("late"(#early))
