@@ -252,6 +252,13 @@ class GraphCycles:
         nodes, ranks = self._nodes, self._ranks
         nx = nodes[x]
         inputs = nx.inputs._seq
+
+        def highest_input() -> int:
+            return max((nodes[w].rank for w in inputs), default=-1)
+
+        # the highest rank among `x`'s inputs: a swap of `x` and a `y` ranked
+        # above it leaves it as it is
+        top_input = highest_input()
         for y in ys:
             ny = nodes[y]
             low, high = ny.rank, nx.rank
@@ -264,11 +271,11 @@ class GraphCycles:
                 if nodes[w].rank < high:
                     break
             else:
-                moved = [w for w in inputs if nodes[w].rank > low]
-                if not moved:
+                if top_input < low:
                     nx.rank, ny.rank = low, high
                     ranks[x], ranks[y] = low, high
                     continue
+                moved = [w for w in inputs if nodes[w].rank > low]
                 if all(nodes[u].rank < low for w in moved for u in nodes[w].inputs._seq):
                     # they and `x` move before `y`, keeping their order; `y`
                     # takes `x`'s rank
@@ -280,8 +287,10 @@ class GraphCycles:
                     ny.rank = high
                     ranks[moved] = slots
                     ranks[y] = high
+                    top_input = highest_input()
                     continue
             self._reorder_between(x, y)
+            top_input = highest_input()
 
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:
