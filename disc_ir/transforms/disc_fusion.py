@@ -394,8 +394,7 @@ class FusionPlanner:
                     cycles.insert_edge(a, b)
                     self._contract(lc, rc, merged)
                     changed = True
-                    merged_at = j
-                    pos_merged = cands[j]
+                    merged_at = cands[j]  # a position in `order`: the lists may be rebuilt
                     if not merged_into(lc, rc):
                         cands, cand_clusters, cand_nodes, members = candidates()
                     break
@@ -406,7 +405,7 @@ class FusionPlanner:
                     continue
                 if merged_at < 0:
                     break
-                k = bisect.bisect_right(cands, pos_merged)
+                k = bisect.bisect_right(cands, merged_at)
                 lc = self.cluster_of_node(lhs)
         return changed
 
