@@ -19,6 +19,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from disc_ir.analysis.buffer_alias import BufferViewFlowAnalysis
 from disc_ir.analysis.dominance import DominanceInfo
 from disc_ir.analysis.liveness import Liveness
+from disc_ir.ir import builders
 
 HEAP_ALLOC_OPS: frozenset[str] = frozenset(
     {"memref.alloc", "memref.realloc", "bufferization.clone"}
@@ -96,7 +97,6 @@ def insert_dealloc_after_last_use(
 
     An `existing` dealloc is moved there instead of creating a new one.
     """
-    from xdsl.dialects.memref import DeallocOp
     from xdsl.rewriter import InsertPoint, Rewriter
 
     alias_set = aliases.resolve(value)
@@ -115,6 +115,6 @@ def insert_dealloc_after_last_use(
     nxt = end.next_op
     if nxt is None:
         return None
-    dealloc = DeallocOp.get(value)
+    dealloc = builders.dealloc(value)
     Rewriter.insert_op(dealloc, InsertPoint.before(nxt))
     return dealloc

@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.shape_inference import ShapeBuilder, reify_result_dims
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
+from disc_ir.ir import builders
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
 
@@ -151,7 +152,7 @@ def allocate_results(
             for d, s in zip(sizes, mtype.get_shape(), strict=True)
             if s == DYNAMIC_INDEX
         ]
-        alloc = xmemref.AllocOp(dynamic, [], mtype)
+        alloc = builders.alloc(mtype, dynamic)
         rewriter.insert(alloc, InsertPoint.before(op))
         allocs.append(alloc.results[0])
     builder.erase_unused()

@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.scf import IfOp, ParallelOp, ReduceOp
+from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
 
@@ -86,10 +87,10 @@ class OpBuilder:
         return self.create(arith.ConstantOp(IntegerAttr(int(value), i1))).result
 
     def muli(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.create(arith.MuliOp(lhs, rhs)).result
+        return self.create(builders.binary(arith.MuliOp, lhs, rhs)).result
 
     def addi(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.create(arith.AddiOp(lhs, rhs)).result
+        return self.create(builders.binary(arith.AddiOp, lhs, rhs)).result
 
 
 def constant_index_value(value: SSAValue) -> int | None:
@@ -127,7 +128,7 @@ def shape_values(b: OpBuilder, value: SSAValue) -> list[SSAValue]:
     out: list[SSAValue] = []
     for i, size in enumerate(t.get_shape()):
         if size == DYNAMIC:
-            out.append(b.create(memref.DimOp(value, b.index(i))).result)
+            out.append(b.create(builders.dim(memref.DimOp, value, b.index(i))).result)
         else:
             out.append(b.index(size))
     return out
@@ -139,7 +140,7 @@ def num_elements(b: OpBuilder, value: SSAValue) -> SSAValue:
     assert isinstance(t, MemRefType)
     total = b.index(1)
     for r in range(len(t.get_shape())):
-        dim = b.create(memref.DimOp(value, b.index(r))).result
+        dim = b.create(builders.dim(memref.DimOp, value, b.index(r))).result
         total = b.muli(total, dim)
     return total
 
@@ -159,15 +160,13 @@ def memref_1d_reinterpret_cast(b: OpBuilder, value: SSAValue) -> SSAValue:
         for s in shape:
             n *= s
         new_type = memref_type(t.element_type, [n], NoneAttr(), t.memory_space)
-        cast = b.create(memref.ReinterpretCastOp(value, [], [], [], [0], [n], [1], new_type))
+        cast = b.create(builders.reinterpret_cast(value, [0], [n], [1], new_type))
         return cast.result
     size = num_elements(b, value)
     stride = b.index(1)
     zero = b.index(0)
     new_type = memref_type(t.element_type, [DYNAMIC], NoneAttr(), t.memory_space)
-    cast = b.create(
-        memref.ReinterpretCastOp.from_dynamic(value, [zero], [size], [stride], new_type)
-    )
+    cast = b.create(builders.reinterpret_cast(value, [zero], [size], [stride], new_type))
     for use in value.uses:
         user = use.operation
         if isinstance(user, memref.AssumeAlignmentOp):
@@ -179,7 +178,7 @@ def memref_1d_reinterpret_cast(b: OpBuilder, value: SSAValue) -> SSAValue:
 def create_offset_load(b: OpBuilder, value: SSAValue, offset: SSAValue) -> SSAValue:
     """`memref.load` of element `offset` of `value` viewed as 1-D."""
     flat = memref_1d_reinterpret_cast(b, value)
-    return b.create(memref.LoadOp.get(flat, [offset])).res
+    return b.create(builders.load(flat, [offset])).res
 
 
 def create_offset_store(b: OpBuilder, stored: SSAValue, value: SSAValue, offset: SSAValue) -> None:

@@ -55,6 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.dialects.hlo_ops_common import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
+from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 
 DimValue = int | SSAValue
@@ -102,7 +103,7 @@ class ShapeBuilder:
         """`value` as an `index` (`arith.index_cast` from an integer)."""
         if isinstance(value.type, IndexType):
             return value
-        return self.insert(arith.IndexCastOp(value, IndexType())).results[0]
+        return self.insert(builders.make(arith.IndexCastOp, [value], [builders.INDEX])).results[0]
 
     def erase_unused(self) -> None:
         """Remove the ops this builder created whose results ended up unused."""
@@ -125,8 +126,8 @@ class ShapeBuilder:
         if inner is not value:
             return self.dim(inner, index)
         if isinstance(value.type, MemRefType):
-            return self.insert(xmemref.DimOp(value, self.const(index))).results[0]
-        return self.insert(xtensor.DimOp(value, self.const(index))).results[0]
+            return self.insert(builders.dim(xmemref.DimOp, value, self.const(index))).results[0]
+        return self.insert(builders.dim(xtensor.DimOp, value, self.const(index))).results[0]
 
     def dims(self, value: SSAValue) -> Shape:
         """All sizes of the ranked `value`."""
@@ -142,7 +143,7 @@ class ShapeBuilder:
             return known
         c = self.const(index)
         if isinstance(value.type, MemRefType):
-            loaded = self.insert(xmemref.LoadOp.get(value, [c])).results[0]
+            loaded = self.insert(builders.load(value, [c])).results[0]
         else:
             elem = value.type.get_element_type()  # type: ignore[attr-defined]
             loaded = self.insert(xtensor.ExtractOp(value, [c], elem)).results[0]
@@ -276,7 +277,7 @@ class ShapeBuilder:
         ).results[0]
 
     def _binary(self, cls, a: DimValue, b: DimValue) -> SSAValue:
-        return self.insert(cls(self.value(a), self.value(b))).results[0]
+        return self.insert(builders.binary(cls, self.value(a), self.value(b))).results[0]
 
 
 def _through_to_tensor(value: SSAValue) -> SSAValue:

@@ -52,6 +52,7 @@ from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.dialects.disc_shape import DelinearizeOp, LinearizeOp
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.upstream.scf import IfOp
+from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 
 
@@ -165,7 +166,7 @@ def to_integer(b: OpBuilder, value: SSAValue) -> SSAValue:
 
 def create_load(b: OpBuilder, value: SSAValue, index: Sequence[SSAValue]) -> SSAValue:
     """`memref.load value[index]` (`createMaySpecificLoad` without GPU loaders)."""
-    return b.create(memref.LoadOp.get(value, list(index))).res
+    return b.create(builders.load(value, list(index))).res
 
 
 def cached_store_value(b: OpBuilder, value: SSAValue, index: Sequence[SSAValue]) -> SSAValue | None:

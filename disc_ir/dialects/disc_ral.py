@@ -50,6 +50,7 @@ from disc_ir.dialects.disc_common import (
     str_value,
 )
 from disc_ir.dialects.disc_shape import FlatSymbolRef
+from disc_ir.ir.builders import init_op
 
 
 @irdl_attr_definition
@@ -145,9 +146,10 @@ class DispatchOp(IRDLOperation):
                 config = BytesAttr(backend_config)
         else:
             config = StringAttr(backend_config)
-        super().__init__(
+        init_op(
+            self,
             operands=[ctx, list(args)],
-            result_types=[list(result_types)],
+            result_types=list(result_types),
             attributes={
                 "call_target_name": StringAttr(call_target_name),
                 "device": StringAttr(device),

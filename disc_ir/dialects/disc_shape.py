@@ -55,6 +55,7 @@ from disc_ir.dialects.disc_common import (
     rank,
 )
 from disc_ir.dialects.hlo_attrs import format_type
+from disc_ir.ir.builders import INDEX, init_op
 
 #: `ShapedType::kDynamic`: the `value` of a SymbolicDim of unknown size.
 DYNAMIC_SIZE = -(2**63)
@@ -86,9 +87,10 @@ class LinearizeOp(OperandSegmentsMixin):
         multi_dim_indexes: Sequence[SSAValue | Operation],
         shape_dim_indexes: Sequence[SSAValue | Operation],
     ):
-        super().__init__(
+        init_op(
+            self,
             operands=[list(multi_dim_indexes), list(shape_dim_indexes)],
-            result_types=[IndexType()],
+            result_types=[INDEX],
         )
 
     def verify_(self) -> None:
@@ -116,9 +118,10 @@ class DelinearizeOp(IRDLOperation):
         linear_index: SSAValue | Operation,
         shape_dim_indexes: Sequence[SSAValue | Operation],
     ):
-        super().__init__(
+        init_op(
+            self,
             operands=[linear_index, list(shape_dim_indexes)],
-            result_types=[[IndexType()] * len(shape_dim_indexes)],
+            result_types=[INDEX] * len(shape_dim_indexes),
         )
 
     def verify_(self) -> None:
@@ -148,7 +151,8 @@ class TieShapeOp(IRDLOperation):
         result_type: Attribute | None = None,
     ):
         value = SSAValue.get(value)
-        super().__init__(
+        init_op(
+            self,
             operands=[value, list(shape_dim_indexes)],
             result_types=[result_type or value.type],
         )

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BoolAttr,
@@ -59,6 +58,7 @@ from disc_ir.analysis.bufferization import (
 )
 from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects import lmhlo_disc
+from disc_ir.ir import builders
 from disc_ir.transforms.registry import register_pass
 
 LMHLO_DISC_OPS: dict[str, type[Operation]] = {
@@ -193,16 +193,7 @@ def cast_memref_to(
     for i in range(len(shape) - 2, -1, -1):
         strides[i] = builder.mul(strides[i + 1], sizes[i + 1])
 
-    def split(values: list[DimValue]) -> tuple[list[SSAValue], list[int]]:
-        dyn = [v for v in values if not isinstance(v, int)]
-        static = [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
-        return dyn, static
-
-    dyn_sizes, static_sizes = split(sizes)
-    dyn_strides, static_strides = split(strides)
-    cast = xmemref.ReinterpretCastOp(
-        buffer, [], dyn_sizes, dyn_strides, [0], static_sizes, static_strides, mtype
-    )
+    cast = builders.reinterpret_cast(buffer, [0], sizes, strides, mtype)
     rewriter.insert(cast, InsertPoint.before(anchor))
     return cast
 

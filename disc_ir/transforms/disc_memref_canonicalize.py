@@ -23,6 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.block_order import OpOrder
+from disc_ir.ir import builders
 from disc_ir.transforms.canonicalize import region_dce
 from disc_ir.transforms.registry import register_pass
 
@@ -70,7 +71,7 @@ class FoldReinterpretCastOfAlloc(RewritePattern):
             return
         if not all(_dominates(s, alloc, self.order) for s in sizes):
             return
-        new_alloc = xmemref.AllocOp(sizes, list(alloc.symbol_operands), alloc.memref.type)
+        new_alloc = builders.alloc(alloc.memref.type, sizes, list(alloc.symbol_operands))
         new_alloc.properties |= dict(alloc.properties)
         new_alloc.attributes |= dict(alloc.attributes)
         if SYMBOLIC_DIM_ATTR in op.attributes:

@@ -59,6 +59,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from disc_ir.analysis.block_order import OpOrder
 from disc_ir.analysis.shape_analysis import ShapeAnalysis, set_value_type
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.folding import fold_op, materialize_constant
@@ -439,7 +440,7 @@ def build_tie_shape_ops(analysis: ShapeAnalysis, f: func.FuncOp) -> None:
                 operands.append(const_index(sd.value))
                 own.append(operands[-1])
                 continue
-            dim_op = tensor.DimOp(v, const_index(i))
+            dim_op = builders.dim(tensor.DimOp, v, const_index(i))
             dim_ops.append(dim_op)
             own.append(dim_op.results[0])
             operands.append(dim_op.results[0])

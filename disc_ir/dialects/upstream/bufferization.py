@@ -43,6 +43,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from disc_ir.ir.builders import init_op
+
 
 def tensor_type_of(memref_type: Attribute) -> Attribute:
     """The tensor type with the shape and element type of `memref_type`."""
@@ -97,7 +99,8 @@ class ToMemrefOp(IRDLOperation):
     def __init__(
         self, tensor: SSAValue | Operation, memref_type: Attribute, read_only: bool = False
     ):
-        super().__init__(
+        init_op(
+            self,
             operands=[tensor],
             result_types=[memref_type],
             attributes={"read_only": UnitAttr() if read_only else None},

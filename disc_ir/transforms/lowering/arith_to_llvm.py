@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     VectorType,
+    i1,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -30,6 +31,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.hints import isa
 
 from disc_ir.dialects.upstream import llvm as dllvm
+from disc_ir.ir import builders
 from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     convert_type,
@@ -70,14 +72,23 @@ def _constant(op: Operation, rewriter: PatternRewriter) -> None:
             attr = value
     else:
         raise fail(op, f"cannot lower constant {value}")
-    const = llvm.ConstantOp(attr, result_type)
+    const = builders.make(llvm.ConstantOp, [], [result_type], {"value": attr})
     replace_op(op, rewriter, [const], [const.result])
+
+
+#: the lowered ops' properties by class (and flags): they do not depend on the operands
+_TEMPLATES = builders.Templates()
 
 
 def _int_binary(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         lhs, rhs = llvm_operands(op, rewriter)
-        new = cls(lhs, rhs)  # type: ignore[call-arg]
+        new = _TEMPLATES.make(
+            cls,
+            lambda: cls(lhs, rhs),  # type: ignore[call-arg]
+            [lhs, rhs],
+            [lhs.type],
+        )
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -86,7 +97,13 @@ def _int_binary(cls: type[Operation]) -> Handler:
 def _float_binary(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         lhs, rhs = llvm_operands(op, rewriter)
-        new = cls(lhs, rhs, fastmath_flags(op))  # type: ignore[call-arg]
+        flags = fastmath_flags(op)
+        new = _TEMPLATES.make(
+            (cls, flags),
+            lambda: cls(lhs, rhs, flags),  # type: ignore[call-arg]
+            [lhs, rhs],
+            [lhs.type],
+        )
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -115,7 +132,15 @@ def _cmpi(op: Operation, rewriter: PatternRewriter) -> None:
     lhs, rhs = llvm_operands(op, rewriter)
     predicate = op.properties["predicate"]
     assert isinstance(predicate, IntegerAttr)
-    new = llvm.ICmpOp(lhs, rhs, IntegerAttr(predicate.value.data, i64))
+    lhs_type = lhs.type
+    # `llvm.ICmpOp(lhs, rhs, predicate)`'s result: i1, or a vector of them
+    result_type = VectorType(i1, lhs_type.shape) if isinstance(lhs_type, VectorType) else i1
+    new = builders.make(
+        llvm.ICmpOp,
+        [lhs, rhs],
+        [result_type],
+        {"predicate": IntegerAttr(predicate.value.data, i64)},
+    )
     replace_op(op, rewriter, [new], [new.res])
 
 

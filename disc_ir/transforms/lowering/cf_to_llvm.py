@@ -14,6 +14,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.dialects.upstream import llvm as dllvm
+from disc_ir.ir import builders
 from disc_ir.transforms.lowering.llvm_common import llvm_value
 
 
@@ -25,14 +26,16 @@ def _values(
 
 def _br(op: Operation, rewriter: PatternRewriter) -> None:
     args = _values(op, tuple(op.operands), rewriter)
-    rewriter.replace(op, llvm.BrOp(op.successors[0], *args))
+    rewriter.replace(op, builders.make(llvm.BrOp, [args], successors=[op.successors[0]]))
 
 
 def _cond_br(op: Operation, rewriter: PatternRewriter) -> None:
     cond = llvm_value(op.operands[0], rewriter, op)
     then_args = _values(op, tuple(op.then_arguments), rewriter)  # type: ignore[attr-defined]
     else_args = _values(op, tuple(op.else_arguments), rewriter)  # type: ignore[attr-defined]
-    new = llvm.CondBrOp(cond, op.successors[0], then_args, op.successors[1], else_args)
+    new = builders.make(
+        llvm.CondBrOp, [cond, then_args, else_args], successors=list(op.successors[:2])
+    )
     rewriter.replace(op, new)
 
 
