@@ -1,7 +1,8 @@
 """convert-scf-to-cf: lower `scf` to unstructured control flow (`cf`).
 
-MLIR's SCFToControlFlow. xDSL's patterns lower `scf.for`, `scf.if` and
-`scf.index_switch`; this pass adds what the DISC pipeline also produces:
+MLIR's SCFToControlFlow: `scf.for` and `scf.if` as MLIR lowers them (with
+the cheap constructors of `disc_ir.ir.builders`), `scf.index_switch` by
+xDSL's pattern, and what the DISC pipeline also produces:
 
 * `scf.parallel` -> a nest of `scf.for` (outermost induction variable first);
   reductions become loop-carried values combined with the `scf.reduce`
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.arith import AddiOp, CmpiOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
 from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -29,8 +31,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
-from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+from xdsl.transforms.convert_scf_to_cf import SwitchLowering
 
+from disc_ir.ir import builders
 from disc_ir.transforms.registry import register_pass
 
 
@@ -151,8 +154,95 @@ class ExecuteRegionLowering(RewritePattern):
         rewriter.replace(op, [], list(continuation.args))
 
 
+def _br(dest: Block, *args: SSAValue) -> BranchOp:
+    return builders.make(BranchOp, [list(args)], successors=[dest])
+
+
+def _cond_br(cond: SSAValue, then_block: Block, else_block: Block) -> ConditionalBranchOp:
+    return builders.make(ConditionalBranchOp, [cond, [], []], successors=[then_block, else_block])
+
+
+#: `arith.cmpi slt`'s predicate
+_SLT = IntegerAttr(2, i64)
+
+
+class ForLowering(RewritePattern):
+    """`scf.for` -> a condition block (the body's first block, taking the
+    induction variable and the carried values) branching to the body or past
+    the loop; the body's end steps the variable and branches back (MLIR's
+    ForLowering; the ops as xDSL's constructors make them)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, scf.ForOp):
+            return
+        init_block = op.parent_block()
+        if init_block is None:
+            return
+        end_block = init_block.split_before(op)
+        condition_block = op.body.first_block
+        assert condition_block is not None and condition_block.first_op is not None
+        first_body_block = condition_block.split_before(condition_block.first_op)
+        last_body_block = op.body.last_block
+        assert last_body_block is not None
+        rewriter.inline_region(op.body, BlockInsertPoint.before(end_block))
+        iv = condition_block.args[0]
+        terminator = last_body_block.last_op
+        assert terminator is not None
+        stepped = builders.binary(AddiOp, iv, op.step)
+        rewriter.insert(stepped, InsertPoint.before(terminator))
+        rewriter.replace(terminator, _br(condition_block, stepped.result, *terminator.operands))
+        rewriter.insert(_br(condition_block, op.lb, *op.iter_args), InsertPoint.at_end(init_block))
+        comparison = CmpiOp.create(
+            operands=[iv, op.ub], result_types=[i1], properties={"predicate": _SLT}
+        )
+        rewriter.insert(comparison, InsertPoint.at_end(condition_block))
+        rewriter.insert(
+            _cond_br(comparison.result, first_body_block, end_block),
+            InsertPoint.at_end(condition_block),
+        )
+        rewriter.replace(op, [], list(condition_block.args[1:]))
+
+
+class IfLowering(RewritePattern):
+    """`scf.if` -> a conditional branch to the inlined regions, which branch
+    to a continuation block taking the results (MLIR's IfLowering; the ops as
+    xDSL's constructors make them)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, scf.IfOp):
+            return
+        condition_block = op.parent_block()
+        assert condition_block is not None
+        remaining = condition_block.split_before(op)
+        if op.results:
+            parent = condition_block.parent_region()
+            assert parent is not None
+            continue_block = Block(arg_types=op.result_types)
+            parent.insert_block_before(continue_block, remaining)
+            rewriter.insert(_br(remaining), InsertPoint.at_end(continue_block))
+        else:
+            continue_block = remaining
+        targets: list[Block] = []
+        for region in (op.true_region, op.false_region):
+            first, last = region.first_block, region.last_block
+            if first is None or last is None:
+                targets.append(continue_block)
+                continue
+            terminator = last.last_op
+            assert terminator is not None
+            rewriter.insert(_br(continue_block, *terminator.operands), InsertPoint.at_end(last))
+            rewriter.erase(terminator)
+            rewriter.inline_region(region, BlockInsertPoint.before(continue_block))
+            targets.append(first)
+        rewriter.insert(
+            _cond_br(op.cond, targets[0], targets[1]), InsertPoint.at_end(condition_block)
+        )
+        rewriter.replace(op, [], list(continue_block.args))
+
+
 def scf_to_cf_patterns() -> list[RewritePattern]:
-    """xDSL's scf.for / scf.if / scf.index_switch lowerings plus the ones above."""
+    """The scf.for / scf.if lowerings above, xDSL's scf.index_switch one and
+    the DISC pipeline's own."""
     return [
         ParallelLowering(),
         WhileLowering(),
