@@ -184,7 +184,7 @@ def create_offset_load(b: OpBuilder, value: SSAValue, offset: SSAValue) -> SSAVa
 def create_offset_store(b: OpBuilder, stored: SSAValue, value: SSAValue, offset: SSAValue) -> None:
     """`memref.store stored` into element `offset` of `value` viewed as 1-D."""
     flat = memref_1d_reinterpret_cast(b, value)
-    b.create(memref.StoreOp.get(stored, flat, [offset]))
+    b.create(builders.store(stored, flat, [offset]))
 
 
 # ---------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    i1,
     i32,
     i64,
 )
@@ -242,6 +243,27 @@ def dim(cls: type[_Op], source: SSAValue, index: SSAValue) -> _Op:
     return cls.create(operands=[source, index], result_types=[INDEX])
 
 
+def store(value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]) -> memref.StoreOp:
+    """`memref.store value, ref[indices]` (xDSL's `memref.StoreOp.get`)."""
+    return memref.StoreOp.create(operands=[value, ref, *indices])
+
+
+#: `arith.cmpi`'s predicates by name, as `arith.CmpiOp` numbers them
+_CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+
+@lru_cache(maxsize=64)
+def _cmpi_predicate(name: str) -> IntegerAttr:
+    return IntegerAttr(_CMPI_PREDICATES.index(name), i64)
+
+
+def cmpi(lhs: SSAValue, rhs: SSAValue, predicate: str) -> arith.CmpiOp:
+    """`arith.cmpi predicate, lhs, rhs` on scalars (`arith.CmpiOp(lhs, rhs, predicate)`)."""
+    return arith.CmpiOp.create(
+        operands=[lhs, rhs], result_types=[i1], properties={"predicate": _cmpi_predicate(predicate)}
+    )
+
+
 def dealloc(ref: SSAValue) -> memref.DeallocOp:
     """`memref.dealloc ref` (xDSL's `memref.DeallocOp.get`)."""
     return memref.DeallocOp.create(operands=[ref])
@@ -253,6 +275,7 @@ __all__ = [
     "Templates",
     "alloc",
     "binary",
+    "cmpi",
     "dealloc",
     "dim",
     "i64_array",
@@ -263,4 +286,5 @@ __all__ = [
     "make",
     "reinterpret_cast",
     "segment_sizes",
+    "store",
 ]

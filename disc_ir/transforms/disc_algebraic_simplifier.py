@@ -65,6 +65,7 @@ from disc_ir.dialects.mhlo import (
     MulOp,
     ReshapeOp,
 )
+from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
@@ -501,8 +502,8 @@ class GetDimensionSizeToDim(RewritePattern):
         dim_attr = _attr(op, "dimension")
         assert isinstance(dim_attr, IntegerAttr)
         index = index_constant(dim_attr.value.data)
-        dim = tensor.DimOp(source, index)
-        cast = arith.IndexCastOp(dim, result_type.element_type)
+        dim = builders.dim(tensor.DimOp, source, index.result)
+        cast = builders.make(arith.IndexCastOp, [dim.result], [result_type.element_type])
         packed = tensor.FromElementsOp(cast.results[0], result_type=result_type)
         rewriter.replace(op, [index, dim, cast, packed], [packed.results[0]])
 

@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import (
 
 from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects.hlo_attrs import ints, shape_of
+from disc_ir.ir import builders
 from disc_ir.transforms.registry import register_pass
 
 
@@ -192,8 +193,8 @@ class LinearizeToStd(RewritePattern):
             return
         linear = indices[0]
         for index, size in zip(indices[1:], sizes[1:], strict=True):
-            scaled = b.insert(arith.MuliOp(linear, size)).results[0]
-            linear = b.insert(arith.AddiOp(scaled, index)).results[0]
+            scaled = b.insert(builders.binary(arith.MuliOp, linear, size)).results[0]
+            linear = b.insert(builders.binary(arith.AddiOp, scaled, index)).results[0]
         rewriter.replace(op, [], [linear])
 
 

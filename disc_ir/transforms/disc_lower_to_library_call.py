@@ -93,6 +93,7 @@ from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.hlo_attrs import ConvDimensionNumbersAttr, DotDimensionNumbersAttr, ints
+from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
 from disc_ir.transforms.registry import register_pass
@@ -538,10 +539,10 @@ class CopyLikeToIncRef(RewritePattern):
         dim_sizes: list[SSAValue] = []
         for i in range(rank):
             idx = _const(rewriter, op, i, IndexType())
-            dim = memref.DimOp(result, idx)
+            dim = builders.dim(memref.DimOp, result, idx)
             rewriter.insert(dim, InsertPoint.before(op))
             dim_sizes.append(dim.result)
-            store = memref.StoreOp.get(dim.result, shape_buf.memref, [idx])
+            store = builders.store(dim.result, shape_buf.memref, [idx])
             rewriter.insert(store, InsertPoint.before(op))
         d = _dispatch(
             rewriter,

@@ -74,6 +74,7 @@ from disc_ir.analysis.loop_utils import (
 )
 from disc_ir.dialects.disc_ral import CpuLaunchOp, RalExecutionContextType
 from disc_ir.dialects.upstream.scf import ParallelOp
+from disc_ir.ir import builders
 from disc_ir.ir.types import memref_type
 from disc_ir.transforms.registry import get_pass, register_pass
 
@@ -280,9 +281,9 @@ def rewrite_launch_setting(ctx: Context, loop: ParallelOp, operands: list[SSAVal
     assert lb_buf.type == setting_type
     for i in range(n):
         idx = b.index(i)
-        b.create(memref.StoreOp.get(loop.lowerBound[i], lb_buf, [idx]))
-        b.create(memref.StoreOp.get(loop.upperBound[i], ub_buf, [idx]))
-        b.create(memref.StoreOp.get(loop.step[i], step_buf, [idx]))
+        b.create(builders.store(loop.lowerBound[i], lb_buf, [idx]))
+        b.create(builders.store(loop.upperBound[i], ub_buf, [idx]))
+        b.create(builders.store(loop.step[i], step_buf, [idx]))
     operands.extend([lb_buf, ub_buf, step_buf])
 
     pred = b.bool(True)
@@ -299,11 +300,11 @@ def rewrite_launch_setting(ctx: Context, loop: ParallelOp, operands: list[SSAVal
     steps: list[SSAValue] = []
     for i in range(n):
         idx = ib.index(i)
-        lowers.append(ib.create(memref.LoadOp.get(lb_buf, [idx])).res)
-        uppers.append(ib.create(memref.LoadOp.get(ub_buf, [idx])).res)
-        steps.append(ib.create(memref.LoadOp.get(step_buf, [idx])).res)
-        is_one = ib.create(arith.CmpiOp(steps[-1], one, "eq")).result
-        all_ones = ib.create(arith.AndIOp(all_ones, is_one)).result
+        lowers.append(ib.create(builders.load(lb_buf, [idx])).res)
+        uppers.append(ib.create(builders.load(ub_buf, [idx])).res)
+        steps.append(ib.create(builders.load(step_buf, [idx])).res)
+        is_one = ib.create(builders.cmpi(steps[-1], one, "eq")).result
+        all_ones = ib.create(builders.binary(arith.AndIOp, all_ones, is_one)).result
     spec = ib.create(new_if(all_ones, with_else=True))
     _clone_and_move_to(ctx, loop, lowers, uppers, [one] * n, spec.true_region.block)
     _clone_and_move_to(ctx, loop, lowers, uppers, steps, spec.false_region.block)
