@@ -84,7 +84,7 @@ class OpBuilder:
 
     def bool(self, value: bool) -> SSAValue:
         """`arith.constant true|false`."""
-        return self.create(arith.ConstantOp(IntegerAttr(int(value), i1))).result
+        return self.create(builders.constant(IntegerAttr(int(value), i1))).result
 
     def muli(self, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return self.create(builders.binary(arith.MuliOp, lhs, rhs)).result

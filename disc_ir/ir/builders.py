@@ -24,6 +24,7 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -31,7 +32,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 
 _Op = TypeVar("_Op", bound=Operation)
@@ -47,6 +48,11 @@ INDEX = IndexType()
 def index_attr(value: int) -> IntegerAttr:
     """`value : index`, shared."""
     return IntegerAttr(value, INDEX)
+
+
+def constant(value: IntegerAttr | FloatAttr) -> arith.ConstantOp:
+    """`arith.constant value` of a scalar attribute (`arith.ConstantOp(value)`)."""
+    return arith.ConstantOp.create(properties={"value": value}, result_types=[value.type])
 
 
 def index_constant(value: int) -> arith.ConstantOp:
@@ -109,9 +115,10 @@ def make(
     properties: Mapping[str, Attribute | None] | None = None,
     attributes: Mapping[str, Attribute | None] | None = None,
     successors: Sequence[Block] = (),
+    regions: Sequence[Region] = (),
 ) -> _Op:
     """`cls(operands=..., result_types=..., ...)` as IRDL builds it, unchecked
-    (no variadic results, regions or successor segments)."""
+    (results, successors and regions flat: no segments of them)."""
     flat, props, attrs = _flatten(cls, operands, properties, attributes)
     return cls.create(
         operands=flat,
@@ -119,6 +126,7 @@ def make(
         properties=props,
         attributes=attrs,
         successors=successors,
+        regions=regions,
     )
 
 
@@ -276,6 +284,7 @@ __all__ = [
     "alloc",
     "binary",
     "cmpi",
+    "constant",
     "dealloc",
     "dim",
     "i64_array",

@@ -71,12 +71,17 @@ class ParallelLowering(RewritePattern):
         iter_values: list[SSAValue] = inits
         for d in range(len(op.lowerBound)):
             block = Block(arg_types=[IndexType(), *[v.type for v in inits]])
-            loop = scf.ForOp(
-                op.lowerBound[d], op.upperBound[d], op.step[d], iter_values, Region(block)
+            loop = builders.make(
+                scf.ForOp,
+                [op.lowerBound[d], op.upperBound[d], op.step[d], iter_values],
+                [v.type for v in iter_values],
+                regions=[Region(block)],
             )
             rewriter.insert(loop, ip)
             if loops:
-                rewriter.insert(scf.YieldOp(*loop.results), InsertPoint.after(loop))
+                rewriter.insert(
+                    scf.YieldOp.create(operands=list(loop.results)), InsertPoint.after(loop)
+                )
             loops.append(loop)
             ip = InsertPoint.at_end(block)
             iter_values = list(block.args[1:])
@@ -94,7 +99,7 @@ class ParallelLowering(RewritePattern):
                         region, iter_values[i], terminator.operands[i], rewriter, terminator
                     )
                 )
-        rewriter.replace(terminator, scf.YieldOp(*results))
+        rewriter.replace(terminator, scf.YieldOp.create(operands=results))
         rewriter.replace(op, [], list(loops[0].results))
 
 

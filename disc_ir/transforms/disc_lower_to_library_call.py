@@ -126,9 +126,9 @@ def _stream(op: Operation, rewriter: PatternRewriter) -> SSAValue:
 
 def _const(rewriter: PatternRewriter, op: Operation, value: int, type_: Attribute) -> SSAValue:
     if type_ == i1:
-        c = arith.ConstantOp(IntegerAttr(1 if value else 0, i1))
+        c = builders.constant(IntegerAttr(1 if value else 0, i1))
     else:
-        c = arith.ConstantOp(IntegerAttr(value, type_))
+        c = builders.constant(IntegerAttr(value, type_))
     rewriter.insert(c, InsertPoint.before(op))
     return c.result
 

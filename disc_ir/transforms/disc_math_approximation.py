@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir.ir import builders
 from disc_ir.transforms.registry import register_pass
 
 LN2 = 0.693147180559945309417232121458176568
@@ -108,10 +109,10 @@ class _Emitter:
 
     # constants
     def f32(self, value: float) -> SSAValue:
-        return self._add(arith.ConstantOp(FloatAttr(_to_f32(value), f32)))
+        return self._add(builders.constant(FloatAttr(_to_f32(value), f32)))
 
     def i32(self, value: int) -> SSAValue:
-        return self._add(arith.ConstantOp(IntegerAttr(_signed32(value), i32)))
+        return self._add(builders.constant(IntegerAttr(_signed32(value), i32)))
 
     def bool(self, value: bool) -> SSAValue:
         return self._add(arith.ConstantOp(IntegerAttr(int(value), i1)))

@@ -43,6 +43,7 @@ from disc_ir.analysis.buffer_alias import (
 )
 from disc_ir.analysis.buffer_placement import find_deallocs
 from disc_ir.analysis.placement import is_gpu_memref
+from disc_ir.ir import builders
 from disc_ir.transforms.registry import register_pass
 
 INDEX_BITWIDTH = 64
@@ -139,11 +140,12 @@ def promote_buffers_to_stack(root: Operation, max_size_in_bytes: int, max_rank: 
         if not has_allocation_scope(value, aliases):
             continue
         props = {k: v for k, v in op.properties.items() if k == "alignment"}
-        alloca = AllocaOp.build(
-            operands=[list(op.operands[: _num_dynamic(op)]), list(op.operands[_num_dynamic(op) :])],
-            result_types=[value.type],
-            properties=props,
-            attributes=dict(op.attributes),
+        alloca = builders.make(
+            AllocaOp,
+            [list(op.operands[: _num_dynamic(op)]), list(op.operands[_num_dynamic(op) :])],
+            [value.type],
+            props,
+            dict(op.attributes),
         )
         alloca.results[0].name_hint = None
         Rewriter.replace_op(op, alloca)

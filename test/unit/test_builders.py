@@ -10,6 +10,7 @@ import pytest
 from xdsl.dialects import arith, llvm, memref, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -86,6 +87,14 @@ CASES: dict[str, tuple[Callable[[], Operation], Callable[[], Operation]]] = {
     "cmpi-eq": (lambda: builders.cmpi(A, B, "eq"), lambda: arith.CmpiOp(A, B, "eq")),
     "cmpi-uge": (lambda: builders.cmpi(A, B, "uge"), lambda: arith.CmpiOp(A, B, "uge")),
     "andi": (lambda: builders.binary(arith.AndIOp, A, B), lambda: arith.AndIOp(A, B)),
+    "constant-i1": (
+        lambda: builders.constant(IntegerAttr(1, i1)),
+        lambda: arith.ConstantOp(IntegerAttr(1, i1)),
+    ),
+    "constant-f32": (
+        lambda: builders.constant(FloatAttr(1.5, f32)),
+        lambda: arith.ConstantOp(FloatAttr(1.5, f32)),
+    ),
     "muli": (lambda: builders.binary(arith.MuliOp, A, B), lambda: arith.MuliOp(A, B)),
     "addi": (lambda: builders.binary(arith.AddiOp, A, B), lambda: arith.AddiOp(A, B)),
     "mulf": (lambda: builders.binary(arith.MulfOp, F, F), lambda: arith.MulfOp(F, F)),
