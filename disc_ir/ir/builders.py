@@ -200,13 +200,7 @@ def alloc(
 ) -> memref.AllocOp:
     """`memref.alloc(dynamic_sizes)[symbol_operands] : result_type`
     (xDSL's `memref.AllocOp(dynamic_sizes, symbol_operands, result_type)`)."""
-    return memref.AllocOp.create(
-        operands=[*dynamic_sizes, *symbol_operands],
-        result_types=[result_type],
-        properties={
-            "operandSegmentSizes": segment_sizes((len(dynamic_sizes), len(symbol_operands)))
-        },
-    )
+    return make(memref.AllocOp, [list(dynamic_sizes), list(symbol_operands)], [result_type])
 
 
 @lru_cache(maxsize=1024)
@@ -256,13 +250,10 @@ def store(value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]) -> memref
     return memref.StoreOp.create(operands=[value, ref, *indices])
 
 
-#: `arith.cmpi`'s predicates by name, as `arith.CmpiOp` numbers them
-_CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-
-
 @lru_cache(maxsize=64)
 def _cmpi_predicate(name: str) -> IntegerAttr:
-    return IntegerAttr(_CMPI_PREDICATES.index(name), i64)
+    # xDSL's list of `arith.cmpi` predicates, in their numbering
+    return IntegerAttr(arith.CMPI_COMPARISON_OPERATIONS.index(name), i64)
 
 
 def cmpi(lhs: SSAValue, rhs: SSAValue, predicate: str) -> arith.CmpiOp:
