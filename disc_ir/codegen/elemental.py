@@ -207,13 +207,22 @@ def new_for(
     b: OpBuilder, lb: SSAValue, ub: SSAValue, step: SSAValue, iter_args: Sequence[SSAValue] = ()
 ) -> scf.ForOp:
     """Create `scf.for` with an empty body (no terminator: the caller yields)."""
-    block = Block(arg_types=[IndexType(), *(v.type for v in iter_args)])
-    return b.create(scf.ForOp(lb, ub, step, list(iter_args), Region(block)))
+    block = Block(arg_types=[builders.INDEX, *(v.type for v in iter_args)])
+    return b.create(
+        builders.make(
+            scf.ForOp,
+            [lb, ub, step, list(iter_args)],
+            [v.type for v in iter_args],
+            regions=[Region(block)],
+        )
+    )
 
 
 def new_if_with_results(b: OpBuilder, cond: SSAValue, types: Sequence[Attribute]) -> IfOp:
     """Create `scf.if` with results and empty then / else blocks."""
-    return b.create(IfOp(cond, list(types), Region(Block()), Region(Block())))
+    return b.create(
+        builders.make(IfOp, [cond], list(types), regions=[Region(Block()), Region(Block())])
+    )
 
 
 def at_end(block: Block) -> Builder:
@@ -381,11 +390,11 @@ def _broadcast_in_dim(
         elif size == DYNAMIC:
             # Not known whether this dim is broadcast: compare the sizes (the
             # same SSA value folds to the output index).
-            in_size = b.create(memref.DimOp(operand, b.index(input_dim)))
-            out_size = b.create(memref.DimOp(result, b.index(dim)))
+            in_size = b.create(builders.dim(memref.DimOp, operand, b.index(input_dim))).result
+            out_size = b.create(builders.dim(memref.DimOp, result, b.index(dim))).result
             zero = b.index(0)
-            equal = b.create(arith.CmpiOp(in_size, out_size, "eq")).result
-            input_index.append(b.create(arith.SelectOp(equal, index[dim], zero)).result)
+            equal = b.create(builders.cmpi(in_size, out_size, "eq")).result
+            input_index.append(b.create(builders.select(equal, index[dim], zero)).result)
         else:
             input_index.append(index[dim])
     return load(b, operand, input_index, cache)
@@ -441,9 +450,9 @@ def _select_in_bounds(
     """`scf.if in_bound -> elem { then_fn } else { else_fn }`."""
     if_op = new_if_with_results(b, in_bound, [elem])
     tb = at_end(if_op.true_region.block)
-    tb.create(scf.YieldOp(then_fn(tb)))
+    tb.create(scf.YieldOp.create(operands=[then_fn(tb)]))
     eb = at_end(if_op.false_region.block)
-    eb.create(scf.YieldOp(else_fn(eb)))
+    eb.create(scf.YieldOp.create(operands=[else_fn(eb)]))
     return if_op.results[0]
 
 
@@ -543,13 +552,13 @@ def _concatenate(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: 
     # last else loads the last input at 0 (never taken).
     def emit(bb: OpBuilder, i: int) -> SSAValue:
         lo, hi = ranges[i], ranges[i + 1]
-        ge = bb.create(arith.CmpiOp(out_idx, lo, "uge")).result
-        lt = bb.create(arith.CmpiOp(out_idx, hi, "ult")).result
-        in_bound = bb.create(arith.AndIOp(ge, lt)).result
+        ge = bb.create(builders.cmpi(out_idx, lo, "uge")).result
+        lt = bb.create(builders.cmpi(out_idx, hi, "ult")).result
+        in_bound = bb.create(builders.binary(arith.AndIOp, ge, lt)).result
 
         def then_fn(tb: OpBuilder) -> SSAValue:
             idx = list(index)
-            idx[axis] = tb.create(arith.SubiOp(out_idx, lo)).result
+            idx[axis] = tb.create(builders.binary(arith.SubiOp, out_idx, lo)).result
             return load(tb, inputs[i], idx, cache)
 
         def else_fn(eb: OpBuilder) -> SSAValue:

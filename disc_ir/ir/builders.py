@@ -263,6 +263,13 @@ def cmpi(lhs: SSAValue, rhs: SSAValue, predicate: str) -> arith.CmpiOp:
     )
 
 
+def select(cond: SSAValue, true_value: SSAValue, false_value: SSAValue) -> arith.SelectOp:
+    """`arith.select cond, true_value, false_value` (`arith.SelectOp(...)`)."""
+    return arith.SelectOp.create(
+        operands=[cond, true_value, false_value], result_types=[true_value.type]
+    )
+
+
 def dealloc(ref: SSAValue) -> memref.DeallocOp:
     """`memref.dealloc ref` (xDSL's `memref.DeallocOp.get`)."""
     return memref.DeallocOp.create(operands=[ref])
@@ -286,5 +293,6 @@ __all__ = [
     "make",
     "reinterpret_cast",
     "segment_sizes",
+    "select",
     "store",
 ]

@@ -31,8 +31,8 @@ from disc_ir.ir import builders
 INDEX = IndexType()
 MEMREF = MemRefType(f32, [DYNAMIC_INDEX, 768])
 TENSOR = TensorType(f32, [DYNAMIC_INDEX, 768])
-BLOCK = Block(arg_types=[INDEX, INDEX, MEMREF, TENSOR, i64, f32, RalExecutionContextType()])
-A, B, M, T, X, F, CTX = BLOCK.args
+BLOCK = Block(arg_types=[INDEX, INDEX, MEMREF, TENSOR, i64, f32, RalExecutionContextType(), i1])
+A, B, M, T, X, F, CTX, C = BLOCK.args
 
 
 def _irdl(cls: type[IRDLOperation], **kwargs: object) -> Operation:
@@ -94,6 +94,10 @@ CASES: dict[str, tuple[Callable[[], Operation], Callable[[], Operation]]] = {
     "constant-f32": (
         lambda: builders.constant(FloatAttr(1.5, f32)),
         lambda: arith.ConstantOp(FloatAttr(1.5, f32)),
+    ),
+    "select": (
+        lambda: builders.select(C, F, F),
+        lambda: arith.SelectOp(C, F, F),
     ),
     "muli": (lambda: builders.binary(arith.MuliOp, A, B), lambda: arith.MuliOp(A, B)),
     "addi": (lambda: builders.binary(arith.AddiOp, A, B), lambda: arith.AddiOp(A, B)),
