@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    StringAttr,
     TensorType,
     UnitAttr,
     f32,
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation
 from xdsl.irdl import IRDLOperation
 
+from disc_ir.dialects.disc_common import bool_attr
 from disc_ir.dialects.disc_ral import DispatchOp, RalExecutionContextType
 from disc_ir.dialects.disc_shape import DelinearizeOp, LinearizeOp, TieShapeOp
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp
@@ -136,7 +138,12 @@ CASES: dict[str, tuple[Callable[[], Operation], Callable[[], Operation]]] = {
             DispatchOp,
             operands=[CTX, [M, A]],
             result_types=[[MEMREF]],
-            attributes=dict(DispatchOp(CTX, [M, A], [MEMREF], "ral_test", device="cpu").attributes),
+            attributes={
+                "call_target_name": StringAttr("ral_test"),
+                "device": StringAttr("cpu"),
+                "has_side_effect": bool_attr(False),
+                "backend_config": StringAttr(""),
+            },
         ),
     ),
 }
