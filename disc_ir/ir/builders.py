@@ -169,7 +169,6 @@ class Templates:
         build: Callable[[], _Op],
         operands: Sequence[SSAValue],
         result_types: Sequence[Attribute],
-        successors: Sequence[Block] = (),
     ) -> _Op:
         known = self._known.get(key)
         if known is None:
@@ -182,7 +181,6 @@ class Templates:
             result_types=result_types,
             properties=properties,
             attributes=attributes,
-            successors=successors,
         )
 
 

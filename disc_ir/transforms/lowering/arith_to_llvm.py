@@ -32,6 +32,7 @@ from xdsl.utils.hints import isa
 
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.ir import builders
+from disc_ir.transforms.lowering import llvm_builders
 from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     convert_type,
@@ -72,7 +73,7 @@ def _constant(op: Operation, rewriter: PatternRewriter) -> None:
             attr = value
     else:
         raise fail(op, f"cannot lower constant {value}")
-    const = builders.make(llvm.ConstantOp, [], [result_type], {"value": attr})
+    const = llvm_builders.constant_attr(attr, result_type)
     replace_op(op, rewriter, [const], [const.result])
 
 

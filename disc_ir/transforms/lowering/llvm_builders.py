@@ -35,6 +35,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from disc_ir.ir.builders import segment_sizes
+
 PTR = llvm.LLVMPointerType()
 """The opaque pointer `!llvm.ptr`."""
 
@@ -230,11 +232,6 @@ def _symbol_ref(name: str) -> SymbolRefAttr:
     return SymbolRefAttr(name)
 
 
-@lru_cache(maxsize=256)
-def _call_segments(num_args: int) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i32, (num_args, 0))
-
-
 def call(
     callee: str, args: Sequence[SSAValue], return_type: Attribute | None = None
 ) -> llvm.CallOp:
@@ -249,7 +246,7 @@ def call(
             "fastmathFlags": _FASTMATH_NONE,
             "CConv": _CCONV_C,
             "op_bundle_sizes": _NO_BUNDLES,
-            "operandSegmentSizes": _call_segments(len(args)),
+            "operandSegmentSizes": segment_sizes((len(args), 0)),
             "TailCallKind": _TAIL_CALL_NONE,
         },
     )
