@@ -357,10 +357,10 @@ def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
             parent = op.parent_op()
             if (
                 parent is not None
-                and parent.name == "lmhlo.sort"
+                and parent.name in ("lmhlo.sort", "lmhlo.scatter")
                 and body_is_supported(parent.regions[0]) is None
             ):
-                continue  # the comparator, evaluated on scalars by the sort schedule
+                continue  # evaluated on scalars by the sort / scatter schedule
             if parent is not None and parent.name.startswith("lmhlo."):
                 # the tensor body of an lmhlo op (a sort comparator, a scatter
                 # update computation): the op itself is what is not supported

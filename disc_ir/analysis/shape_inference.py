@@ -391,7 +391,10 @@ def _select(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> list[Sh
 
 
 @shape_rule("mhlo.sort")
+@shape_rule("mhlo.scatter")
 def _sort(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> list[Shape]:
+    """Results shaped as the first operands (the inputs of a sort, the operands
+    of a scatter)."""
     return [b.dims(v) for v in operands[: len(op.results)]]
 
 

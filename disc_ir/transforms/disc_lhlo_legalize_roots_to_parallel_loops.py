@@ -8,6 +8,11 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
   (`disc_ir.transforms.codegen.sort`: a stable merge sort per row, the
   comparator evaluated on scalars), which BladeDISC does not have; a sort
   placed on the GPU is an error (`mhlo-place-ops` puts sorts on the host).
+* `lmhlo.scatter` (never fused) is lowered by the CPU scatter schedule
+  (`disc_ir.transforms.codegen.scatter`: the operand copied into the output,
+  then a serial loop over the updates with the update computation evaluated
+  on scalars, windows that do not fit skipped as XLA skips them), which
+  BladeDISC does not have either; a scatter on the GPU is an error.
 * a rank-2 row or column `lmhlo.reduce` on the GPU outside fusions is wrapped
   alone in an `lmhlo.fusion` of its reduction type and lowered by that
   schedule (`wrap_gpu_reduce`; BladeDISC's TODO, which gives it the loop
@@ -91,6 +96,7 @@ from disc_ir.transforms.codegen.loop_schedule import (
     lower_loop_tiled,
 )
 from disc_ir.transforms.codegen.row_reduction import lower_row_reduction_cpu
+from disc_ir.transforms.codegen.scatter import lower_scatter
 from disc_ir.transforms.codegen.sort import lower_sort
 from disc_ir.transforms.codegen.stitch_cpu import lower_stitch_cpu
 from disc_ir.transforms.registry import register_pass
@@ -230,6 +236,9 @@ def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
             if op.name == "lmhlo.sort":
                 lower_sort(op, parallel_loop=cpu_only)
                 continue
+            if op.name == "lmhlo.scatter":
+                lower_scatter(op, parallel_loop=cpu_only)
+                continue
             lower_loop_cpu([op], op, parallel_loop=cpu_only, multi_dim=True)
             erase_ops([op])
         for index, op in enumerate(gpu_ops):
@@ -237,6 +246,8 @@ def legalize_roots(f: func.FuncOp, cpu_only: bool) -> None:
                 raise LoweringError(
                     "lmhlo.sort has no GPU schedule (mhlo-place-ops runs sorts on the host)"
                 )
+            if op.name == "lmhlo.scatter":
+                raise LoweringError("lmhlo.scatter has no GPU schedule")
             wrapped = wrap_gpu_reduce(f, op, index)
             if wrapped is not None:
                 if sa is None:

@@ -15,8 +15,9 @@ default: the default device for all), the steps are:
    quantized dots of i32 data; other ops with an i32 data (non-shape) operand
    (not topk / rng_uniform custom calls; tuples, get_tuple_element, control
    flow and mhlo.return keep no own placement here);
-5. `mhlo.sort` goes to the host (disc-ir's sort schedule is a host loop;
-   not in BladeDISC, which has no lmhlo.sort codegen);
+5. `mhlo.sort` and `mhlo.scatter` go to the host (disc-ir's sort and
+   scatter schedules are host loops; not in BladeDISC, which has no
+   lmhlo.sort / lmhlo.scatter codegen);
 6. every other mhlo / mhlo_disc op with results goes to the default device
    (`gpu` when `on-gpu`, else `cpu`);
 7. where a value crosses devices -- an mhlo op's operand, a returned value of
@@ -89,6 +90,10 @@ _I32_SKIPPED = frozenset(
         "mhlo_disc.custom_call_v2",
     }
 )
+
+
+#: ops only the host's loop schedules lower (step 5)
+_HOST_LOOP_OPS = frozenset({"mhlo.sort", "mhlo.scatter"})
 
 
 def _is_i32(t: Attribute) -> bool:
@@ -317,12 +322,13 @@ class _Placer:
             if is_shape_calc:
                 _set_placement(op, CPU)
 
-    def place_sort_ops_on_cpu(self) -> None:
-        """`mhlo.sort` runs on the host: disc-ir's sort schedule is a merge sort
-        per row (BladeDISC has no lmhlo.sort codegen; its GPU sort is the
-        `topk` custom call)."""
+    def place_host_loop_ops_on_cpu(self) -> None:
+        """`mhlo.sort` and `mhlo.scatter` run on the host: disc-ir's sort
+        schedule is a merge sort per row, its scatter schedule a serial loop
+        over the updates (BladeDISC has no lmhlo.sort or lmhlo.scatter
+        codegen; its GPU sort is the `topk` custom call)."""
         for op in self.module.walk():
-            if op.name == "mhlo.sort" and PLACEMENT_ATTR not in op.attributes:
+            if op.name in _HOST_LOOP_OPS and PLACEMENT_ATTR not in op.attributes:
                 _set_placement(op, CPU)
 
     def add_default_placements(self) -> None:
@@ -465,6 +471,6 @@ class MhloPlaceOpsPass(ModulePass):
         placer.place_i64_returned_cpu_scalar_ops()
         placer.place_shape_ops_on_cpu()
         placer.place_i32_ops()
-        placer.place_sort_ops_on_cpu()
+        placer.place_host_loop_ops_on_cpu()
         placer.add_default_placements()
         placer.insert_memcpy_nodes()
