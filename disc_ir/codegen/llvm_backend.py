@@ -35,15 +35,17 @@ from xdsl.backend.llvm.convert_op import create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.ir.memo import IdentityMemo
@@ -338,6 +340,22 @@ def _declare_func(op: llvm.FuncOp, module: ir.Module) -> None:
     linkage = op.linkage.linkage.data
     if linkage not in ("external", "") and op.body.blocks:
         fn.linkage = linkage
+    arg_attrs = op.properties.get("arg_attrs")
+    if isinstance(arg_attrs, ArrayAttr):
+        for arg, attrs in zip(fn.args, arg_attrs.data, strict=False):
+            _set_param_attributes(arg, attrs)
+
+
+def _set_param_attributes(arg: Any, attrs: Attribute) -> None:
+    """MLIR's LLVM parameter attributes `llvm.align = N` and `llvm.noalias` on
+    llvmlite argument `arg` (others are not translated)."""
+    if not isinstance(attrs, DictionaryAttr):
+        return
+    align = attrs.data.get("llvm.align")
+    if isinstance(align, IntegerAttr):
+        arg.attributes.align = align.value.data
+    if "llvm.noalias" in attrs.data:
+        arg.add_attribute("noalias")
 
 
 def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:

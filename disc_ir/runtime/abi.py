@@ -38,6 +38,13 @@ TYPE_SEPARATOR = "_"
 #: backends compile them with the entry, as host code.
 HOST_GLUE_PREFIX = "__disc_ral."
 
+#: Bytes every device buffer a GPU kernel is launched with is aligned to: the
+#: compiler tells LLVM so (``{llvm.align = 16}`` on each memref argument's
+#: aligned pointer, which lets it use vector loads and stores); the CUDA driver
+#: guarantees it (its blocks come from ``cuMemAlloc``; a caller's GPU array at
+#: another alignment is read from an aligned copy).
+KERNEL_BUFFER_ALIGNMENT = 16
+
 #: Scalar type code -> (numpy dtype name used for storage, size in bytes).
 #: ``bf16`` has no numpy dtype; its 16-bit patterns are stored as ``uint16``.
 SCALAR_TYPES: dict[str, tuple[str, int]] = {

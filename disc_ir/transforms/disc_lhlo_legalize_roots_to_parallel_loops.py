@@ -40,8 +40,12 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
   among the roots are first filled with the init value,
   `gpu_col_reduction.emit_init_loops`):
 
-  - kLoop: `disc_vectorize_or_tile_hint` honoured, the tiled form with
-    DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL, adjacent stores otherwise;
+  - kLoop: `loop_schedule.lower_loop_1d` with `disc_vectorize_or_tile_hint`
+    adjacent elements per thread, all loads before the stores, the output
+    assumed 16-byte aligned (the kernels' buffers are), so the NVPTX backend
+    emits 128-bit accesses. (BladeDISC's DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL
+    schedule, a tile loop per thread, is not used on the GPU: its per-element
+    stores between the loads keep LLVM from merging them);
   - kRowReduction: `gpu_row_reduction` -- warp shuffles, one block per row
     (`disc_row_reduction_schedule_hint = 1`, default, two shuffle rounds
     through shared memory) or one warp per row (`= 2`), `disc_cta_size_hint`
@@ -83,7 +87,7 @@ from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
 from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.codegen.shared_lowering import is_shared_duplicate
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
 from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, fusion_block
@@ -184,10 +188,7 @@ def lower_gpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
     elif ftype is FusionType.COL_REDUCTION:
         lower_col_reduction_gpu(roots, dominant, codegen_hints.col_reduction_schedule(dominant))
     elif ftype is FusionType.LOOP:
-        if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
-            lower_loop_tiled(roots, dominant, vector_size, strided=True)
-        else:
-            lower_loop_1d(roots, dominant, vector_size=vector_size)
+        lower_loop_1d(roots, dominant, vector_size=vector_size)
     elif ftype is FusionType.STITCH:
         lower_stitch_gpu(fusion, pattern, sa)
     else:

@@ -158,6 +158,23 @@ def test_softmax_and_layer_norms_are_one_stitch_kernel(
         assert "bar.sync" in ptx and "ld.shared." in ptx
 
 
+@pytest.mark.parametrize("name", ["nn.gelu_tanh", "nn.BIAS_ACT"])
+def test_vectorized_loop_kernels_use_128_bit_accesses(
+    name: str, results: dict[str, Result]
+) -> None:
+    """The `_vectile4` version of a kLoop writes four adjacent elements per
+    thread, loads before stores, on buffers the kernel knows 16-byte aligned:
+    the NVPTX backend merges them into `ld/st.global.v4`; the `_no_vectile`
+    version stays scalar."""
+    kinds = {}
+    for ptx in results[name].ptx.values():
+        (entry,) = re.findall(r"\.visible \.entry (\w+)\(", ptx)
+        kinds[entry.rsplit("_", 1)[-1]] = ptx
+    assert set(kinds) == {"vectile4", "vectile"}, list(kinds)
+    assert "ld.global.v4.b32" in kinds["vectile4"] and "st.global.v4.b32" in kinds["vectile4"]
+    assert ".v4." not in kinds["vectile"]
+
+
 def _col_reduce_pair(op: str, dtype: str) -> str:
     """A column `op` reduce fused with a column sum (two column-reduce roots:
     the atomic kColReduction schedule)."""

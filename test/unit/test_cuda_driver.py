@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from disc_ir.runtime import dlpack
-from disc_ir.runtime.abi import ScalarType
+from disc_ir.runtime.abi import KERNEL_BUFFER_ALIGNMENT, ScalarType
 from disc_ir.runtime.context import RalError, RalInputError
 from disc_ir.runtime.cuda_backend import DeviceBackend
 from disc_ir.runtime.cuda_libs import (
@@ -646,6 +646,28 @@ def test_execute_with_numpy_and_device_inputs():
             strided = DeviceArray(host.ctypes.data, (5,), np.float32, strides=(2,))
             ctx.execute(lambda h: None, [x, strided])
         assert len(backend.loads) == 1
+
+
+def test_misaligned_device_input_is_read_from_an_aligned_copy():
+    """Kernels assume 16-byte aligned buffers (KERNEL_BUFFER_ALIGNMENT): a caller's
+    array at another address (a slice of a bigger one) reaches them as a copy."""
+    backend = FakeBackend()
+    blob = ctypes.create_string_buffer(VADD_PTX.encode())
+    with _context(backend) as ctx:
+        x = np.arange(10, dtype=np.float32)
+        raw = np.zeros(14, np.float32)
+        start = next(k for k in range(1, 4) if (raw.ctypes.data + 4 * k) % 16)
+        view = raw[start : start + 10]
+        view[:] = np.arange(10, 20, dtype=np.float32)
+        assert view.ctypes.data % KERNEL_BUFFER_ALIGNMENT
+        out, forwarded = ctx.execute(lambda h: _vadd_entry(h, blob), [x, _foreign_cai(view)])
+        np.testing.assert_array_equal(np.asarray(out), x + view)
+        assert forwarded.ptr % KERNEL_BUFFER_ALIGNMENT == 0 and forwarded.ptr != view.ctypes.data
+        np.testing.assert_array_equal(np.asarray(forwarded), view)
+        # an aligned one is used in place, as before
+        aligned = raw[next(k for k in range(4) if (raw.ctypes.data + 4 * k) % 16 == 0) :][:10]
+        _, same = ctx.execute(lambda h: _vadd_entry(h, blob), [x, _foreign_cai(aligned)])
+        assert same.ptr == aligned.ctypes.data
 
 
 class StreamBackend(FakeBackend):

@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
+from disc_ir.runtime.abi import KERNEL_BUFFER_ALIGNMENT, SCALAR_TYPES, ScalarType
 from disc_ir.runtime.constants import materialize_constant
 from disc_ir.runtime.context import (
     Driver,
@@ -605,8 +605,15 @@ class CudaDriver(Driver):
         from disc_ir.runtime.context import check_input
 
         check_input(index, device, element.code, rank, name)  # type: ignore[arg-type]
+        address = device.ptr
+        if address % KERNEL_BUFFER_ALIGNMENT and device.nbytes:
+            # Kernels assume aligned buffers (their pointer arguments say so to
+            # LLVM, which then uses vector accesses): a caller's array at another
+            # alignment (a slice of a bigger one) is read from an aligned copy.
+            address = self.alloc_for(state, device.nbytes)
+            self.d2d(device.ptr, address, device.nbytes)
         return MemRefDescriptor(
-            device.ptr, device.ptr, 0, device.shape, _contiguous(device.shape), element
+            address, address, 0, device.shape, _contiguous(device.shape), element
         )
 
     def send_output(self, exec_ctx: ExecutionContext, index: int, desc: MemRefDescriptor) -> None:
@@ -1313,8 +1320,10 @@ def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
                 device is not None
                 and (device.dtype is dtype or device.dtype == dtype)
                 and len(device.shape) == rank
+                and not device.ptr % KERNEL_BUFFER_ALIGNMENT
             ):
-                # device_inputs hold contiguous arrays on this device, placed on the gpu.
+                # device_inputs hold contiguous arrays on this device, placed on the
+                # gpu (a misaligned one takes the generic path: an aligned copy).
                 _write_contiguous_descriptor(slots[2], device.ptr, device.shape)
                 return
         generic(exec_ctx, slots)

@@ -17,11 +17,11 @@ root op; root `i`'s element is written by `common.lower_root`.
 * `lower_loop_1d`: one loop over `num_elements / vector_size` (an
   `scf.parallel`, or an `scf.for` when `parallel_loop=False`), each iteration
   writing `vector_size` adjacent elements.
-* `lower_loop_tiled` (V2): `scf.parallel` over `num_elements / tile` with an
-  inner `scf.for %k = 0 to tile` writing element `i * tile + k` (GPU:
-  `k * num_elements / tile + i`, coalesced) -- the
-  schedule of `disc_vectorize_or_tile_hint` (the speculation pass only emits
-  a hinted version when the element count is a multiple of the tile).
+* `lower_loop_tiled` (V2, the CPU's): `scf.parallel` over `num_elements /
+  tile` with an inner `scf.for %k = 0 to tile` writing element `i * tile +
+  k` -- the schedule of `disc_vectorize_or_tile_hint` (the speculation pass
+  only emits a hinted version when the element count is a multiple of the
+  tile). The GPU uses `lower_loop_1d` with the hint as `vector_size`.
 
 The roots' ops are erased afterwards: non-fusion roots directly; in a fusion,
 every lmhlo op no remaining load depends on (`clean_unused_lhlo_ops`), the
@@ -68,16 +68,10 @@ def lower_loop_1d(
     return loop
 
 
-def lower_loop_tiled(
-    roots: Sequence[Operation], dominant: Operation, tile: int, *, strided: bool = False
-) -> Operation:
+def lower_loop_tiled(roots: Sequence[Operation], dominant: Operation, tile: int) -> Operation:
     """`scf.parallel` over `num_elements / tile` with an inner `scf.for` over
-    the tile (`lowerWithScheduleLoopV2`). Iteration `i` writes elements
-    `i * tile + k` (adjacent: vector code on the CPU), or with `strided`
-    (the GPU) elements `k * (num_elements / tile) + i`, so that neighbouring
-    threads touch neighbouring elements at every step `k` (coalesced scalar
-    accesses: the kernels' buffers carry no alignment the NVPTX backend could
-    use to merge adjacent scalar loads into vector ones)."""
+    the tile (`lowerWithScheduleLoopV2`): iteration `i` writes elements
+    `i * tile + k` (adjacent: vector code on the CPU)."""
     b = Builder.before(roots[-1])
     zero = b.index(0)
     one = b.index(1)
@@ -87,10 +81,7 @@ def lower_loop_tiled(
     if tile > 1:
         inner, body = for_loop(body, zero, body.index(tile), one)
         k = inner.body.block.args[0]
-        if strided:
-            linear = body.addi(body.muli(k, n), linear)
-        else:
-            linear = body.addi(body.muli(linear, body.index(tile)), k)
+        linear = body.addi(body.muli(linear, body.index(tile)), k)
     for root in roots:
         lower_root(body, root, linear, 1)
     return loop

@@ -39,12 +39,15 @@ from collections.abc import Callable
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
     FunctionType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
@@ -59,6 +62,7 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.llvm import AddrSpaceCastOp, AtomicCmpXchgOp
 from disc_ir.dialects.upstream.memref import AtomicYieldOp, GenericAtomicRMWOp
+from disc_ir.runtime.abi import KERNEL_BUFFER_ALIGNMENT
 from disc_ir.transforms.lowering.func_to_llvm import (
     _convert_entry_args,
     converted_function_type,
@@ -68,6 +72,7 @@ from disc_ir.transforms.lowering.llvm_common import (
     Emitter,
     MemRefDescriptor,
     convert_type,
+    expanded_arg_types,
     fail,
     replace_op,
     retype_block_args,
@@ -80,6 +85,24 @@ WORKGROUP_ADDRESS_SPACE = 3
 
 NVVM_KERNEL_ATTR = "nvvm.kernel"
 """Marks an `llvm.func` that is a kernel entry (MLIR's NVVMDialect::getKernelFuncAttrName)."""
+
+
+def aligned_pointer_arg_attrs(ftype: FunctionType) -> ArrayAttr:
+    """The `arg_attrs` of a kernel's LLVM function: `{llvm.align = 16}`
+    (`KERNEL_BUFFER_ALIGNMENT`, which the RAL's CUDA driver guarantees) on the
+    aligned pointer of every memref argument (the second descriptor field;
+    offsets and views move the descriptor's offset, never that pointer), so
+    the NVPTX backend can merge adjacent scalar accesses into vector ones."""
+    align = DictionaryAttr({"llvm.align": IntegerAttr(KERNEL_BUFFER_ALIGNMENT, i64)})
+    empty = DictionaryAttr({})
+    dicts: list[DictionaryAttr] = []
+    for t in ftype.inputs.data:
+        fields = expanded_arg_types(t)
+        dicts.extend(
+            align if isinstance(t, MemRefType) and k == 1 else empty for k in range(len(fields))
+        )
+    return ArrayAttr(dicts)
+
 
 _SREG = {
     "gpu.thread_id": "tid",
@@ -120,6 +143,8 @@ def _gpu_func(op: Operation, rewriter: PatternRewriter) -> None:
         body=body,
         extra_attrs=attrs,
     )
+    if is_kernel:
+        new.properties["arg_attrs"] = aligned_pointer_arg_attrs(ftype)
     rewriter.replace(op, new)
     if body.blocks:
         _lower_attributions(new, attributions, num_workgroup, rewriter)

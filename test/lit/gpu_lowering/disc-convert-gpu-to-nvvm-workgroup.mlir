@@ -8,7 +8,7 @@
 // element [0] at the base).
 // CHECK-LABEL: gpu.module @main_kernel
 // CHECK:         llvm.mlir.global internal @__wg_main_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x f32>
-// CHECK:         llvm.func @main_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel}
+// CHECK:         llvm.func @main_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.align = 16 : i64}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel}
 // CHECK:           %[[SHARED:.*]] = llvm.mlir.addressof @__wg_main_kernel_0 : !llvm.ptr<3>
 // CHECK-NEXT:      %[[GENERIC:.*]] = llvm.addrspacecast %[[SHARED]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK:           %[[TX:.*]] = llvm.zext %{{.*}} : i32 to i64

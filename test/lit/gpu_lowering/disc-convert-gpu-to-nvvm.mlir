@@ -3,9 +3,11 @@
 // Thread/block ids and sizes read the PTX special registers (i32, widened to
 // index = i64), gpu.barrier is bar.sync 0, shuffles use shfl.sync with the
 // mask -1 >> (32 - width) and clamp width - 1; memref arguments are expanded
-// into descriptor fields and the kernel is marked nvvm.kernel.
+// into descriptor fields (the aligned pointer carrying llvm.align = 16: the
+// RAL's CUDA driver launches kernels with 16-byte aligned buffers only) and
+// the kernel is marked nvvm.kernel.
 // CHECK:      gpu.module @main_kernel {
-// CHECK-NEXT:   llvm.func @main_kernel(%[[ALLOC:.*]]: !llvm.ptr, %[[ALIGNED:.*]]: !llvm.ptr, %[[OFF:.*]]: i64, %[[SIZE:.*]]: i64, %[[STRIDE:.*]]: i64, %[[N:.*]]: i64) attributes {gpu.kernel, nvvm.kernel} {
+// CHECK-NEXT:   llvm.func @main_kernel(%[[ALLOC:.*]]: !llvm.ptr, %[[ALIGNED:.*]]: !llvm.ptr {llvm.align = 16 : i64}, %[[OFF:.*]]: i64, %[[SIZE:.*]]: i64, %[[STRIDE:.*]]: i64, %[[N:.*]]: i64) attributes {gpu.kernel, nvvm.kernel} {
 // CHECK:          %[[TID:.*]] = llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"() : () -> i32
 // CHECK-NEXT:     %[[TX:.*]] = llvm.zext %[[TID]] : i32 to i64
 // CHECK-NEXT:     %[[CTAID:.*]] = llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.ctaid.y"() : () -> i32
