@@ -514,6 +514,12 @@ def _lower_to_llvm_ir(
     if failure is not None:
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
     _reject_unsupported_element_types(module, target)
+    from disc_ir.frontends.runtime_checks import RuntimeCheckError, insert_slice_bounds_checks
+
+    try:
+        insert_slice_bounds_checks(module)
+    except RuntimeCheckError as err:
+        raise CompileError(str(err)) from None
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)
@@ -768,10 +774,11 @@ def preload(target: str = "cpu") -> None:
 
 
 #: modules a compile imports on first use beyond the pipeline's passes: the
-#: StableHLO frontend (JAX exports), passes that passes run, the upstream
+#: StableHLO frontend (JAX exports), the run-time checks, passes that passes run, the upstream
 #: canonicalization patterns of `cf`
 _LAZY_MODULES = (
     "disc_ir.frontends.stablehlo",
+    "disc_ir.frontends.runtime_checks",
     "disc_ir.transforms.stablehlo_legalize_to_hlo",
     "disc_ir.transforms.loop_invariant_code_motion",
     "xdsl.transforms.canonicalization_patterns.cf",

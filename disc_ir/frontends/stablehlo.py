@@ -223,7 +223,7 @@ def _as_i64_vector(value: SSAValue, anchor: Operation, rewriter: Rewriter) -> SS
 def lower_shape_assertion(op: Operation, rewriter: Rewriter) -> None:
     """`mhlo.custom_call @shape_assertion(%pred, %v...) {error_message}` ->
     `mhlo_disc.custom_call_v2` of `ral_shape_assertion` (module docstring)."""
-    from disc_ir.dialects import mhlo, mhlo_disc
+    from disc_ir.dialects import mhlo
 
     message = op.attributes.get("error_message")
     if not isinstance(message, StringAttr):
@@ -255,7 +255,18 @@ def lower_shape_assertion(op: Operation, rewriter: Rewriter) -> None:
         )
         rewriter.insert_op(concat, InsertPoint.before(op))
         values = concat.results[0]
-    call = mhlo_disc.CustomCallV2Op(
+    call = shape_assertion_call(pred, values, message)
+    call.location = op.location
+    rewriter.replace_op(op, call)
+
+
+def shape_assertion_call(pred: SSAValue, values: SSAValue, message: StringAttr) -> Operation:
+    """The host `mhlo_disc.custom_call_v2` of `ral_shape_assertion` checking
+    `pred` (`tensor<i1>`), `message` formatted with `values` (`tensor<Nxi64>`)
+    when it fails."""
+    from disc_ir.dialects import mhlo_disc
+
+    return mhlo_disc.CustomCallV2Op(
         [pred, values],
         [],
         RAL_SHAPE_ASSERTION,
@@ -269,8 +280,6 @@ def lower_shape_assertion(op: Operation, rewriter: Rewriter) -> None:
         expected_input_layouts="*,*",
         expected_output_layouts="",
     )
-    call.location = op.location
-    rewriter.replace_op(op, call)
 
 
 def lower_shape_assertions(module: ModuleOp) -> None:

@@ -30,6 +30,7 @@ from disc_ir.runtime.context import (
 )
 from disc_ir.runtime.dispatch import DISC_RAL_CALL_ADDRESS, register_symbols
 from disc_ir.runtime.drivers import cpu as _cpu  # noqa: F401  (registers the cpu APIs)
+from disc_ir.runtime.kernels.assertion import ShapeAssertionError
 from disc_ir.runtime.registry import (
     GLOBAL_REGISTRY,
     ApiRegistry,
@@ -48,6 +49,7 @@ __all__ = [
     "RalContextOptions",
     "RalError",
     "RalInputError",
+    "ShapeAssertionError",
     "UnknownRalApiError",
     "decode_ral_api_name",
     "encode_ral_api_name",

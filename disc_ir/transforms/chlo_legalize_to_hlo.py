@@ -39,7 +39,6 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -48,13 +47,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.dialects.hlo_attrs import (
-    ComparisonDirection,
     ComparisonDirectionAttr,
-    ComparisonType,
     ComparisonTypeAttr,
     ints,
-    shape_of,
 )
+from disc_ir.ir.mhlo_builder import MhloBuilder
 from disc_ir.transforms.registry import register_pass
 
 _ERF_ALPHA = (
@@ -106,98 +103,10 @@ _ERFC_R = (
 _MAXLOG = 88.72283905206835
 
 
-class _Builder:
-    """Creates mhlo ops before `anchor`, with splat constants shaped like a value."""
-
-    def __init__(self, rewriter: Rewriter, anchor: Operation):
-        self.rewriter = rewriter
-        self.anchor = anchor
-        self._shapes: dict[SSAValue, SSAValue] = {}
-
-    def op(
-        self,
-        name: str,
-        operands: Sequence[SSAValue],
-        result_type: Attribute | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ) -> SSAValue:
-        ctx_op = _MHLO[name]
-        new = ctx_op.create(
-            operands=list(operands),
-            result_types=[result_type or operands[0].type],
-            attributes=attributes or {},
-        )
-        new.location = self.anchor.location
-        self.rewriter.insert_op(new, InsertPoint.before(self.anchor))
-        return new.results[0]
-
-    def shape_of(self, value: SSAValue) -> SSAValue:
-        if value not in self._shapes:
-            from disc_ir.dialects.upstream.shape import ShapeOfOp
-
-            rank = len(shape_of(value.type) or ())
-            op = ShapeOfOp(value, TensorType(IndexType(), [rank]))
-            self.rewriter.insert_op(op, InsertPoint.before(self.anchor))
-            self._shapes[value] = op.results[0]
-        return self._shapes[value]
-
-    def const(self, value: float, like: SSAValue) -> SSAValue:
-        t = like.type
-        assert isinstance(t, TensorType)
-        elem = t.get_element_type()
-        shape = t.get_shape()
-        if DYNAMIC_INDEX not in shape:
-            attr = DenseIntOrFPElementsAttr.from_list(TensorType(elem, shape), [value])
-            return self.op("mhlo.constant", [], attr.type, {"value": attr})
-        scalar = DenseIntOrFPElementsAttr.from_list(TensorType(elem, []), [value])
-        c = self.op("mhlo.constant", [], scalar.type, {"value": scalar})
-        dims = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
-        return self.op(
-            "mhlo.dynamic_broadcast_in_dim",
-            [c, self.shape_of(like)],
-            t,
-            {"broadcast_dimensions": dims},
-        )
-
-    def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op(f"mhlo.{name}", [a, b])
-
-    def compare(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        t = a.type
-        assert isinstance(t, TensorType)
-        attrs: dict[str, Attribute] = {
-            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction)),
-            "compare_type": ComparisonTypeAttr(ComparisonType.FLOAT),
-        }
-        return self.op("mhlo.compare", [a, b], TensorType(IntegerType(1), t.get_shape()), attrs)
-
-    def select(self, p: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.op("mhlo.select", [p, a, b], a.type)
-
-    def poly(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
-        acc = self.const(coefficients[0], x)
-        for c in coefficients[1:]:
-            acc = self.binary("add", self.binary("multiply", acc, x), self.const(c, x))
-        return acc
-
-
-class _Mhlo(dict):
-    def __missing__(self, name: str) -> type[Operation]:
-        from disc_ir.ir.context import make_context
-
-        cls = make_context().get_optional_op(name)
-        assert cls is not None, name
-        self[name] = cls
-        return cls
-
-
-_MHLO: dict[str, type[Operation]] = _Mhlo()
-
-
 # -- erf / erfc (f32) ---------------------------------------------------------
 
 
-def _erf_f32(b: _Builder, x: SSAValue) -> SSAValue:
+def _erf_f32(b: MhloBuilder, x: SSAValue) -> SSAValue:
     x = b.op("mhlo.clamp", [b.const(-4.0, x), x, b.const(4.0, x)], x.type)
     x2 = b.binary("multiply", x, x)
     alpha = b.poly(x2, _ERF_ALPHA)
@@ -206,12 +115,12 @@ def _erf_f32(b: _Builder, x: SSAValue) -> SSAValue:
     return b.op("mhlo.clamp", [b.const(-1.0, x), erf, b.const(1.0, x)], x.type)
 
 
-def _erf_le_one_f32(b: _Builder, x: SSAValue) -> SSAValue:
+def _erf_le_one_f32(b: MhloBuilder, x: SSAValue) -> SSAValue:
     x2 = b.binary("multiply", x, x)
     return b.binary("multiply", x, b.poly(x2, _ERF_T))
 
 
-def _erfc_ge_one_f32(b: _Builder, x: SSAValue) -> SSAValue:
+def _erfc_ge_one_f32(b: MhloBuilder, x: SSAValue) -> SSAValue:
     x2 = b.binary("multiply", x, x)
     z = b.op("mhlo.negate", [x2])
     abs_x = b.op("mhlo.abs", [x])
@@ -230,7 +139,7 @@ def _erfc_ge_one_f32(b: _Builder, x: SSAValue) -> SSAValue:
     return b.select(negative, b.binary("subtract", two, clamped), clamped)
 
 
-def _erfc_f32(b: _Builder, x: SSAValue) -> SSAValue:
+def _erfc_f32(b: MhloBuilder, x: SSAValue) -> SSAValue:
     large = _erfc_ge_one_f32(b, x)
     one = b.const(1.0, x)
     small = b.binary("subtract", one, _erf_le_one_f32(b, x))
@@ -238,10 +147,10 @@ def _erfc_f32(b: _Builder, x: SSAValue) -> SSAValue:
     return b.select(lt_one, small, large)
 
 
-def _with_f32(fn: Callable[[_Builder, SSAValue], SSAValue]):
+def _with_f32(fn: Callable[[MhloBuilder, SSAValue], SSAValue]):
     """Apply `fn` (an f32 expansion), upcasting f16 / bf16 operands."""
 
-    def apply(b: _Builder, x: SSAValue) -> SSAValue | None:
+    def apply(b: MhloBuilder, x: SSAValue) -> SSAValue | None:
         t = x.type
         assert isinstance(t, TensorType)
         elem = t.get_element_type()
@@ -255,16 +164,16 @@ def _with_f32(fn: Callable[[_Builder, SSAValue], SSAValue]):
     return apply
 
 
-def _square(b: _Builder, x: SSAValue) -> SSAValue:
+def _square(b: MhloBuilder, x: SSAValue) -> SSAValue:
     return b.binary("multiply", x, x)
 
 
-def _tan(b: _Builder, x: SSAValue) -> SSAValue:
+def _tan(b: MhloBuilder, x: SSAValue) -> SSAValue:
     return b.binary("divide", b.op("mhlo.sine", [x]), b.op("mhlo.cosine", [x]))
 
 
-def _inf_check(kind: str) -> Callable[[_Builder, SSAValue], SSAValue]:
-    def apply(b: _Builder, x: SSAValue) -> SSAValue:
+def _inf_check(kind: str) -> Callable[[MhloBuilder, SSAValue], SSAValue]:
+    def apply(b: MhloBuilder, x: SSAValue) -> SSAValue:
         if kind == "is_inf":
             return b.compare("EQ", b.op("mhlo.abs", [x]), b.const(math.inf, x))
         value = math.inf if kind == "is_pos_inf" else -math.inf
@@ -273,7 +182,7 @@ def _inf_check(kind: str) -> Callable[[_Builder, SSAValue], SSAValue]:
     return apply
 
 
-_UNARY: dict[str, Callable[[_Builder, SSAValue], SSAValue | None]] = {
+_UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
     "chlo.erf": _with_f32(_erf_f32),
     "chlo.erfc": _with_f32(_erfc_f32),
     "chlo.square": _square,
@@ -287,7 +196,7 @@ _UNARY: dict[str, Callable[[_Builder, SSAValue], SSAValue | None]] = {
 
 
 def _broadcast_to(
-    b: _Builder, value: SSAValue, result: TensorType, dims: Sequence[int], shape: SSAValue | None
+    b: MhloBuilder, value: SSAValue, result: TensorType, dims: Sequence[int], shape: SSAValue | None
 ) -> SSAValue:
     t = value.type
     assert isinstance(t, TensorType)
@@ -302,7 +211,7 @@ def _broadcast_to(
     )
 
 
-def _broadcast_operands(b: _Builder, op: Operation) -> list[SSAValue] | None:
+def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
     result = op.results[0].type
     if not isinstance(result, TensorType) or not all(
         isinstance(o.type, TensorType) for o in op.operands
@@ -336,7 +245,7 @@ def _broadcast_operands(b: _Builder, op: Operation) -> list[SSAValue] | None:
 
 
 def _legalize(op: Operation, rewriter: Rewriter) -> bool:
-    b = _Builder(rewriter, op)
+    b = MhloBuilder(rewriter, op)
     name = op.name
     if name in _UNARY:
         value = _UNARY[name](b, op.operands[0])

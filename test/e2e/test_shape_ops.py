@@ -3,6 +3,8 @@ concatenate, pad / dynamic_pad, reverse, iota / dynamic_iota, gather."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -133,6 +135,52 @@ def test_real_dynamic_slice_inputs(dyn_slice, case):
     y = rand(rng("dyn_slice", case), shape)
     (out,) = run(dyn_slice, y, *(np.array(v, np.int64) for v in (start, limit, strides)))
     check(out, y[start[0] : limit[0] : strides[0], start[1] : limit[1] : strides[1]])
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ((16, 16), (5, 5), (2, 2), (1, 1)),  # start past the limit
+        ((16, 16), (0, 0), (20, 16), (1, 1)),  # limit past the dim
+        ((16, 16), (-3, 0), (5, 5), (1, 1)),  # negative start
+        ((16, 16), (0, 0), (5, 5), (0, 1)),  # zero stride (the size would divide by it)
+        ((16, 16), (0, 0), (5, 5), (1, -2)),  # negative stride
+    ],
+    ids=str,
+)
+def test_real_dynamic_slice_out_of_range_raises(dyn_slice, case):
+    """Bounds out of range raise the compile driver's check (naming the shape
+    and the bounds) instead of reading outside the operand or crashing; the
+    executable keeps working afterwards."""
+    from disc_ir.runtime import ShapeAssertionError
+
+    shape, start, limit, strides = case
+    y = rand(rng("dyn_slice_bad", case), shape)
+    want = (
+        f"operand of shape (16, 16) with start {start}, limit {limit} and strides {strides}: "
+        "expected 0 <= start <= limit <= size and stride >= 1"
+    )
+    with pytest.raises(ShapeAssertionError, match=re.escape(want)):
+        run(dyn_slice, y, *(np.array(v, np.int64) for v in (start, limit, strides)))
+    (out,) = run(dyn_slice, y, *(np.array(v, np.int64) for v in ((1, 2), (9, 16), (2, 3))))
+    check(out, y[1:9:2, 2:16:3])
+
+
+def test_real_dynamic_slice_constant_bounds_are_checked_when_compiling():
+    from disc_ir.api import CompileError
+    from disc_ir.api import compile as disc_compile
+
+    text = """
+func.func @main(%y: tensor<4x4xf32>) -> tensor<?x?xf32> {
+  %s = mhlo.constant dense<[0, 1]> : tensor<2xi64>
+  %l = mhlo.constant dense<[4, 6]> : tensor<2xi64>
+  %t = mhlo.constant dense<1> : tensor<2xi64>
+  %0 = "mhlo.real_dynamic_slice"(%y, %s, %l, %t) : (tensor<4x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+    with pytest.raises(CompileError, match="dimension 1: start 1, limit 6, stride 1 for size 4"):
+        disc_compile(text)
 
 
 CONCAT = """

@@ -1,0 +1,223 @@
+"""Run-time checks the compile driver adds where an input could make the code read out of bounds.
+
+`mhlo.real_dynamic_slice(%x, %start, %limit, %strides)` takes its bounds as
+tensors: MHLO leaves an out-of-range slice undefined, and the generated code
+would read outside `%x` (a negative start, a limit past the dim) or divide by
+zero (a zero stride) to size its result. `insert_slice_bounds_checks(module)`
+puts a shape assertion before each such slice (the host `custom_call_v2` of
+`ral_shape_assertion` that jax.export's own assertions become, see
+`disc_ir.frontends.stablehlo`): in every dim `0 <= start <= limit <= dim` and
+`stride >= 1`, else the call raises `ShapeAssertionError` naming the operand's
+shape and the bounds. The compiled code runs on to its end before the error
+is raised (the RAL skips the kernels and library calls after it): the slice
+then gets empty bounds, so no code reads out of range or divides by zero.
+
+Slices whose bounds are constants on a static operand are checked now: an
+invalid one is a `RuntimeCheckError`, a valid one gets no run-time check. The
+check's ops are placed on the host (`disc.device = "cpu"`), where the slice's
+bounds are read anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from disc_ir.frontends.stablehlo import shape_assertion_call
+from disc_ir.ir.mhlo_builder import MhloBuilder
+
+_HOST = StringAttr("cpu")
+
+
+class RuntimeCheckError(ValueError):
+    """A slice whose constant bounds are out of range for its static operand."""
+
+
+def _constant_ints(value: SSAValue) -> list[int] | None:
+    if not isinstance(value, OpResult) or value.op.name != "mhlo.constant":
+        return None
+    attr = value.op.attributes.get("value") or value.op.properties.get("value")
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    values = attr.get_values()
+    shape = attr.get_shape() or ()
+    count = 1
+    for d in shape:
+        count *= d
+    if len(values) == 1 and count > 1:
+        values = list(values) * count  # a splat
+    return [int(v) for v in values]
+
+
+def _static_check(
+    shape: tuple[int, ...], start: list[int], limit: list[int], strides: list[int]
+) -> str | None:
+    """Why constant bounds are invalid for an operand of static `shape` (None: valid)."""
+    for d, (dim, s, lim, st) in enumerate(zip(shape, start, limit, strides, strict=True)):
+        if not (0 <= s <= lim <= dim and st >= 1):
+            return (
+                f"dimension {d}: start {s}, limit {lim}, stride {st} for size {dim} "
+                "(expected 0 <= start <= limit <= size, stride >= 1)"
+            )
+    return None
+
+
+class _CheckBuilder(MhloBuilder):
+    """An `MhloBuilder` whose ops run on the host."""
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[SSAValue],
+        result_type: Attribute | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ) -> SSAValue:
+        attrs = dict(attributes or {})
+        attrs["disc.device"] = _HOST
+        return super().op(name, operands, result_type, attrs)
+
+    def as_i64(self, value: SSAValue, rank: int) -> SSAValue:
+        t = value.type
+        assert isinstance(t, TensorType)
+        if t.get_element_type() == i64:
+            return value
+        return self.op("mhlo.convert", [value], TensorType(i64, [rank]))
+
+    def dims(self, operand: SSAValue, rank: int) -> SSAValue:
+        parts: list[SSAValue] = []
+        for d in range(rank):
+            size = self.op(
+                "mhlo.get_dimension_size",
+                [operand],
+                TensorType(IntegerType(32), []),
+                {"dimension": IntegerAttr(d, i64)},
+            )
+            wide = self.op("mhlo.convert", [size], TensorType(i64, []))
+            parts.append(self.op("mhlo.reshape", [wide], TensorType(i64, [1])))
+        return self.concat(parts)
+
+    def concat(self, parts: list[SSAValue]) -> SSAValue:
+        if len(parts) == 1:
+            return parts[0]
+        total = 0
+        for p in parts:
+            t = p.type
+            assert isinstance(t, TensorType)
+            total += t.get_shape()[0]
+        return self.op(
+            "mhlo.concatenate",
+            parts,
+            TensorType(i64, [total]),
+            {"dimension": IntegerAttr(0, i64)},
+        )
+
+    def splat(self, value: int, rank: int) -> SSAValue:
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [rank]), [value] * rank)
+        return self.op("mhlo.constant", [], attr.type, {"value": attr})
+
+    def all_true(self, flags: SSAValue, rank: int) -> SSAValue:
+        """`tensor<i1>`: the and of the `rank` flags."""
+        out: SSAValue | None = None
+        for d in range(rank):
+            index = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d])
+            limit = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d + 1])
+            one = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [1])
+            flag = self.op(
+                "mhlo.slice",
+                [flags],
+                TensorType(IntegerType(1), [1]),
+                {"start_indices": index, "limit_indices": limit, "strides": one},
+            )
+            flag = self.op("mhlo.reshape", [flag], TensorType(IntegerType(1), []))
+            out = flag if out is None else self.op("mhlo.and", [out, flag], flag.type)
+        assert out is not None
+        return out
+
+
+def _check_slice(op: Operation, rewriter: Rewriter) -> None:
+    operand, start, limit, strides = op.operands
+    t = operand.type
+    if not isinstance(t, TensorType):
+        return
+    shape = tuple(t.get_shape())
+    rank = len(shape)
+    if rank == 0:
+        return
+    if any(
+        not isinstance(v.type, TensorType) or not isinstance(v.type.get_element_type(), IntegerType)
+        for v in (start, limit, strides)
+    ):
+        return  # index-typed bounds: the compiler's own shape arithmetic
+    constant = [_constant_ints(v) for v in (start, limit, strides)]
+    if DYNAMIC_INDEX not in shape and all(c is not None and len(c) == rank for c in constant):
+        why = _static_check(shape, *constant)  # type: ignore[arg-type]
+        if why is not None:
+            raise RuntimeCheckError(f"mhlo.real_dynamic_slice out of range: {why}")
+        return
+    b = _CheckBuilder(rewriter, op)
+    s, lim, st = (b.as_i64(v, rank) for v in (start, limit, strides))
+    dims = b.dims(operand, rank)
+    flags_type = TensorType(IntegerType(1), [rank])
+
+    def holds(direction: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.compare(direction, x, y, "SIGNED")
+
+    ok = b.op("mhlo.and", [holds("GE", s, b.splat(0, rank)), holds("LE", s, lim)], flags_type)
+    ok = b.op("mhlo.and", [ok, holds("LE", lim, dims)], flags_type)
+    ok = b.op("mhlo.and", [ok, holds("GE", st, b.splat(1, rank))], flags_type)
+    pred = b.all_true(ok, rank)
+    values = b.concat([dims, s, lim, st])
+
+    def fields(first: int) -> str:
+        return ", ".join(f"{{{first + d}}}" for d in range(rank))
+
+    message = (
+        f"mhlo.real_dynamic_slice of an operand of shape ({fields(0)}) with start "
+        f"({fields(rank)}), limit ({fields(2 * rank)}) and strides ({fields(3 * rank)}): "
+        "expected 0 <= start <= limit <= size and stride >= 1 in every dimension"
+    )
+    call = shape_assertion_call(pred, values, StringAttr(message))
+    call.location = op.location
+    rewriter.insert_op(call, InsertPoint.before(op))
+    # The failed assertion raises when the call returns, but the code runs on
+    # to there (later kernels and library calls are skipped): the slice is
+    # then given the empty bounds (start = limit = 0, stride = 1), so nothing
+    # computes a size from the bad ones (a zero stride would divide by zero).
+    empty = b.op(
+        "mhlo.broadcast_in_dim",
+        [pred],
+        flags_type,
+        {"broadcast_dimensions": DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])},
+    )
+    for index, fill in ((1, 0), (2, 0), (3, 1)):
+        bound = op.operands[index]
+        op.operands[index] = b.op("mhlo.select", [empty, bound, b.const(fill, bound)], bound.type)
+
+
+def insert_slice_bounds_checks(module: ModuleOp) -> int:
+    """Add the bounds check of every `mhlo.real_dynamic_slice` of `module` (the
+    module docstring); returns how many run-time checks were added. Raises
+    `RuntimeCheckError` for constant bounds out of range."""
+    rewriter = Rewriter()
+    added = 0
+    for op in list(module.walk()):
+        if op.name == "mhlo.real_dynamic_slice" and len(op.operands) == 4:
+            before = op.prev_op
+            _check_slice(op, rewriter)
+            added += op.prev_op is not before
+    return added
+
+
+__all__ = ["RuntimeCheckError", "insert_slice_bounds_checks"]

@@ -1,0 +1,122 @@
+"""`MhloBuilder`: creates mhlo ops before an anchor op (rewrites that expand
+one op into an mhlo expression: `chlo-legalize-to-hlo`, the compile driver's
+runtime checks). Ops are made generically from their registered class, so
+any mhlo op name works; constants are splats shaped like a given value
+(broadcast with `mhlo.dynamic_broadcast_in_dim` when that value's shape is
+dynamic)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from disc_ir.dialects.hlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+    shape_of,
+)
+
+
+class MhloBuilder:
+    """Creates mhlo ops before `anchor`, with splat constants shaped like a value."""
+
+    def __init__(self, rewriter: Rewriter, anchor: Operation):
+        self.rewriter = rewriter
+        self.anchor = anchor
+        self._shapes: dict[SSAValue, SSAValue] = {}
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[SSAValue],
+        result_type: Attribute | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ) -> SSAValue:
+        ctx_op = _OPS_BY_NAME[name]
+        new = ctx_op.create(
+            operands=list(operands),
+            result_types=[result_type or operands[0].type],
+            attributes=attributes or {},
+        )
+        new.location = self.anchor.location
+        self.rewriter.insert_op(new, InsertPoint.before(self.anchor))
+        return new.results[0]
+
+    def shape_of(self, value: SSAValue) -> SSAValue:
+        if value not in self._shapes:
+            from disc_ir.dialects.upstream.shape import ShapeOfOp
+
+            rank = len(shape_of(value.type) or ())
+            op = ShapeOfOp(value, TensorType(IndexType(), [rank]))
+            self.rewriter.insert_op(op, InsertPoint.before(self.anchor))
+            self._shapes[value] = op.results[0]
+        return self._shapes[value]
+
+    def const(self, value: float, like: SSAValue) -> SSAValue:
+        t = like.type
+        assert isinstance(t, TensorType)
+        elem = t.get_element_type()
+        shape = t.get_shape()
+        if DYNAMIC_INDEX not in shape:
+            attr = DenseIntOrFPElementsAttr.from_list(TensorType(elem, shape), [value])
+            return self.op("mhlo.constant", [], attr.type, {"value": attr})
+        scalar = DenseIntOrFPElementsAttr.from_list(TensorType(elem, []), [value])
+        c = self.op("mhlo.constant", [], scalar.type, {"value": scalar})
+        dims = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
+        return self.op(
+            "mhlo.dynamic_broadcast_in_dim",
+            [c, self.shape_of(like)],
+            t,
+            {"broadcast_dimensions": dims},
+        )
+
+    def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(f"mhlo.{name}", [a, b])
+
+    def compare(
+        self, direction: str, a: SSAValue, b: SSAValue, compare_type: str = "FLOAT"
+    ) -> SSAValue:
+        t = a.type
+        assert isinstance(t, TensorType)
+        attrs: dict[str, Attribute] = {
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction)),
+            "compare_type": ComparisonTypeAttr(ComparisonType(compare_type)),
+        }
+        return self.op("mhlo.compare", [a, b], TensorType(IntegerType(1), t.get_shape()), attrs)
+
+    def select(self, p: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op("mhlo.select", [p, a, b], a.type)
+
+    def poly(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
+        acc = self.const(coefficients[0], x)
+        for c in coefficients[1:]:
+            acc = self.binary("add", self.binary("multiply", acc, x), self.const(c, x))
+        return acc
+
+
+class _MhloOps(dict):
+    def __missing__(self, name: str) -> type[Operation]:
+        from disc_ir.ir.context import make_context
+
+        cls = make_context().get_optional_op(name)
+        assert cls is not None, name
+        self[name] = cls
+        return cls
+
+
+_OPS_BY_NAME: dict[str, type[Operation]] = _MhloOps()
+
+
+__all__ = ["MhloBuilder"]
