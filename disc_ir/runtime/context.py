@@ -362,6 +362,13 @@ class ExecutionContext:
         drivers = self.context._drivers
         for i in range(count):
             driver_name, value = self.outputs[i]
+            sizes = getattr(value, "sizes", ())
+            if any(size < 0 for size in sizes):
+                raise RalError(
+                    f"output #{i} has a negative size (shape {tuple(sizes)}): a size the "
+                    "graph computes from its inputs came out negative (e.g. a dynamic_iota "
+                    "or dynamic_pad size from an input)"
+                )
             driver = drivers.get(driver_name)
             if driver is None:
                 driver = self.context.get_driver(driver_name)  # raises RalError

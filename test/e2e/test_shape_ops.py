@@ -183,6 +183,26 @@ func.func @main(%y: tensor<4x4xf32>) -> tensor<?x?xf32> {
         disc_compile(text)
 
 
+NEGATIVE_IOTA = """
+func.func @main(%s: tensor<1xi64>) -> tensor<?xi32> {
+  %0 = "mhlo.dynamic_iota"(%s) {iota_dimension = 0 : i64} : (tensor<1xi64>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+"""
+
+
+def test_negative_output_size_is_a_clear_error():
+    """A size computed from an input that comes out negative is reported as
+    such (it was a numpy ValueError about strides)."""
+    from disc_ir.runtime import RalError
+
+    exe = compiled(NEGATIVE_IOTA)
+    with pytest.raises(RalError, match=re.escape("output #0 has a negative size (shape (-4,))")):
+        run(exe, np.array([-4], np.int64))
+    (out,) = run(exe, np.array([3], np.int64))
+    np.testing.assert_array_equal(out, np.arange(3, dtype=np.int32))
+
+
 CONCAT = """
 func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
   %0 = "mhlo.concatenate"(%a, %b, %c) {dimension = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
