@@ -408,6 +408,11 @@ def _copy_removable_result(op: Operation, gpu_enabled: bool) -> SSAValue | None:
     if not isinstance(result.type, MemRefType):
         return None
     if not gpu_enabled:
+        if _on_stack(op.operands[0]):
+            # promote-buffers-to-stack put the input in the frame (it promotes up
+            # to 1 KiB, more than "small" here): an alias of it could outlive the
+            # frame (a returned reshape), so the copy stays
+            return None
         if not _is_small_cpu_buffer(result) and not _is_small_cpu_buffer(op.operands[0]):
             return result
         return None
@@ -416,6 +421,13 @@ def _copy_removable_result(op: Operation, gpu_enabled: bool) -> SSAValue | None:
         if _is_inplace_lmhlo(user) and user.operands[-1] == result:
             return None
     return result if is_gpu_memref(result) else None
+
+
+def _on_stack(value: SSAValue) -> bool:
+    """Whether `value` is (a view of) a `memref.alloca` buffer."""
+    while isinstance(value.owner, Operation) and is_view_like(value.owner):
+        value = value.owner.operands[0]
+    return isinstance(value.owner, Operation) and value.owner.name == "memref.alloca"
 
 
 def _root_memref_if_safe(value: SSAValue) -> SSAValue | None:

@@ -88,3 +88,39 @@ def test_batched_matmul_tanh(batched, bmkn):
     (out,) = run(batched, a, b)
     ref = np.tanh(a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
     check(out, ref, rtol=1e-4, atol=1e-5)
+
+
+# Small static library-call results returned through a reshape: the results
+# fit promote-buffers-to-stack's limit (1 KiB), and a reshape of a stack
+# buffer must stay a copy (an aliasing view was returned after the frame died:
+# garbage outputs).
+DOT_RESHAPE = """
+func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<64xf32> {
+  %0 = "mhlo.dot"(%a, %b) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = mhlo.reshape %0 : (tensor<4x16xf32>) -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
+"""
+
+CONV1D_RESHAPE = """
+func.func @main(%x: tensor<1x8x16xf32>, %w: tensor<4x8x3xf32>) -> tensor<4x16xf32> {
+  %0 = mhlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1], pad = [[1, 1]], rhs_dilate = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x16xf32>, tensor<4x8x3xf32>) -> tensor<1x4x16xf32>
+  %1 = mhlo.reshape %0 : (tensor<1x4x16xf32>) -> tensor<4x16xf32>
+  return %1 : tensor<4x16xf32>
+}
+"""
+
+
+def test_small_dot_result_returned_through_a_reshape():
+    a, b = rand(rng("dr", 0), (4, 8)), rand(rng("dr", 1), (8, 16))
+    (out,) = run(compiled(DOT_RESHAPE), a, b)
+    check(out, (a @ b).reshape(-1))
+
+
+def test_small_conv_result_returned_through_a_reshape():
+    x, w = rand(rng("cr", 0), (1, 8, 16)), rand(rng("cr", 1), (4, 8, 3))
+    (out,) = run(compiled(CONV1D_RESHAPE), x, w)
+    xp = np.pad(x[0], ((0, 0), (1, 1)))
+    windows = np.stack([xp[:, j : j + 3] for j in range(16)], axis=0)  # [16, 8, 3]
+    want = np.einsum("jck,ock->oj", windows, w)
+    check(out, want)

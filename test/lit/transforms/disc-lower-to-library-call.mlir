@@ -148,6 +148,23 @@ func.func @copy_kept(%ctx: !disc_ral.context, %a: memref<8xf32, #gpu.address_spa
 
 // -----
 
+// A stack buffer (promote-buffers-to-stack takes allocations up to 1 KiB,
+// bigger than "small" here) is never aliased on CPU builds: the reshape of a
+// 64-element alloca into a returned buffer stays a copy (an inc_ref view of
+// it would outlive the frame).
+// CPU-LABEL: func.func @reshape_of_stack_buffer
+// CPU-NOT:     inc_ref
+// CPU:         "lmhlo.reshape"(%{{.*}}, %[[OUT:.*]]) : (memref<1x4x16xf32>, memref<4x16xf32>) -> ()
+// CPU:         return %[[OUT]]
+func.func @reshape_of_stack_buffer(%ctx: !disc_ral.context) -> memref<4x16xf32> {
+  %0 = memref.alloca() : memref<1x4x16xf32>
+  %1 = memref.alloc() : memref<4x16xf32>
+  "lmhlo.reshape"(%0, %1) : (memref<1x4x16xf32>, memref<4x16xf32>) -> ()
+  return %1 : memref<4x16xf32>
+}
+
+// -----
+
 // topk -> ral_dsort with the dimension (i64) and is_ascending = false.
 // CHECK-LABEL: func.func @topk
 // CHECK-DAG: %[[DIM:.*]] = arith.constant 1 : i64
