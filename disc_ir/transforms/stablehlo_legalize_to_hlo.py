@@ -5,9 +5,9 @@ BladeDISC's TF bridge runs before its own pipeline) turns every `stablehlo.*`
 op into its `mhlo.*` twin (`disc_ir.dialects.stablehlo.MHLO_TWIN`): same
 operands, results and regions, attributes mapped:
 
-* `#stablehlo<...>` / `#stablehlo.dot<...>` ... -> their `#mhlo` forms
-  (`#stablehlo.gather` batching dimensions must be empty: the pinned mhlo has
-  none);
+* `#stablehlo<...>` / `#stablehlo.dot<...>` ... -> their `#mhlo` forms;
+  gather / scatter batching dimensions (which the pinned mhlo lacks) become
+  extra start-index components first (`unbatch_gather_scatter`);
 * dimension lists `array<i64: ..>` -> `dense<[..]> : tensor<Nxi64>` and
   `array<i1: ..>` -> `dense<..> : tensor<Nxi1>`, the pinned mlir-hlo's form;
 * `stablehlo.dot_general`'s `algorithm` is dropped when absent/default (the
@@ -79,6 +79,13 @@ def legalize_op(op: Operation, rewriter: Rewriter) -> None:
     if op.name == "stablehlo.optimization_barrier":
         rewriter.replace_op(op, [], list(op.operands))
         return
+    if op.name in ("stablehlo.gather", "stablehlo.scatter"):
+        from disc_ir.transforms.unbatch_gather_scatter import unbatch
+
+        try:
+            unbatch(op, rewriter)
+        except ValueError as exc:
+            raise DiagnosticException(f"'{op.name}' op{_where(op)}: {exc}") from None
     twin = MHLO_TWIN.get(op.name)
     if twin is None:
         raise DiagnosticException(f"'{op.name}' op{_where(op)}: no mhlo equivalent")

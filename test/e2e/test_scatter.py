@@ -7,7 +7,8 @@ add / set / multiply / min / max with repeated and out-of-bounds indices
 2-D start indices, window slices and integer data; then scatters written as
 MHLO text (index_vector_dim equal to the indices' rank, inserted dims in the
 middle, an update computation reading a captured constant, in place on a
-function argument's copy).
+function argument's copy), and the StableHLO 1.x batching dims of gathers
+and scatters (`jnp.take_along_axis`, vmapped gathers and scatters).
 """
 
 from __future__ import annotations
@@ -131,6 +132,42 @@ def test_segment_sum():
     data = _values("sd", (30, 4))
     ids = _indices("si", 30, 8)  # ids 6 and 7 are out of range: dropped
     _check(fn, (data, ids))
+
+
+BATCHED = {
+    "take_along_axis1": (
+        lambda a, i: jnp.take_along_axis(a, i, axis=1),
+        lambda: (_values("tx", (8, 16)), _indices("ti", 40, 16).reshape(8, 5)),
+    ),
+    "take_along_axis2": (
+        lambda a, i: jnp.take_along_axis(a, i, axis=2),
+        lambda: (_values("t3", (2, 3, 7)), _indices("t3i", 24, 7).reshape(2, 3, 4)),
+    ),
+    "vmap_gather": (
+        jax.vmap(lambda r, j: r[j]),
+        lambda: (_values("vg", (8, 16)), _indices("vgi", 8, 16)),
+    ),
+    "vmap_scatter_add": (
+        jax.vmap(lambda r, j, u: r.at[j].add(u)),
+        lambda: (
+            _values("vs", (8, 16)),
+            _indices("vsi", 24, 16).reshape(8, 3),
+            _values("vsu", (8, 3)),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BATCHED))
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_batching_dims_of_gather_and_scatter(name, dynamic):
+    """StableHLO 1.x batching dims (jnp.take_along_axis, vmapped gathers and
+    scatters) become extra start-index components; dynamic: the batch axis is
+    shape-polymorphic."""
+    fn, make = BATCHED[name]
+    args = make()
+    axes = {i: {0: "b"} for i in range(len(args))} if dynamic else None
+    _check(fn, args, axes)
 
 
 # index_vector_dim = rank(indices) (the start index is the element itself),

@@ -37,3 +37,49 @@ func.func private @my.tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.tanh %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+// -----
+
+// Gather / scatter batching dimensions (StableHLO 1.x, jnp.take_along_axis
+// and vmapped gathers / scatters): one more start-index component per pair,
+// an iota along the indices' batching dim, concatenated on index_vector_dim;
+// the operand batching dim joins start_index_map and collapsed_slice_dims
+// (scatter: scatter_dims_to_operand_dims and inserted_window_dims).
+// CHECK-LABEL: func.func @batched_gather
+// CHECK:         %[[IOTA:.*]] = "mhlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<2x3x1xi32>
+// CHECK:         %[[IDX:.*]] = "mhlo.concatenate"(%arg1, %[[IOTA]]) {dimension = 2 : i64} : (tensor<2x3x1xi32>, tensor<2x3x1xi32>) -> tensor<2x3x2xi32>
+// CHECK:         "mhlo.gather"(%arg0, %[[IDX]]) {dimension_numbers = #mhlo.gather<offset_dims = [2], collapsed_slice_dims = [0, 2], start_index_map = [2, 0], index_vector_dim = 2>, slice_sizes = dense<[1, 4, 1]> : tensor<3xi64>} : (tensor<2x4x6xf32>, tensor<2x3x2xi32>) -> tensor<2x3x4xf32>
+func.func @batched_gather(%x: tensor<2x4x6xf32>, %i: tensor<2x3x1xi32>) -> tensor<2x3x4xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [2], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [2], index_vector_dim = 2>, slice_sizes = array<i64: 1, 4, 1>}> : (tensor<2x4x6xf32>, tensor<2x3x1xi32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Dynamic indices: the iota is a dynamic_iota over the indices' dims (the
+// index vector's made 1).
+// CHECK-LABEL: func.func @batched_gather_dynamic
+// CHECK:         %[[D0:.*]] = "mhlo.get_dimension_size"(%arg1) {dimension = 0 : i64}
+// CHECK:         %[[SHAPE:.*]] = "mhlo.concatenate"
+// CHECK:         %[[IOTA:.*]] = "mhlo.dynamic_iota"(%[[SHAPE]]) {iota_dimension = 0 : i64} : (tensor<3xi64>) -> tensor<?x5x1xi32>
+// CHECK:         %[[IDX:.*]] = "mhlo.concatenate"(%arg1, %[[IOTA]]) {dimension = 2 : i64} : (tensor<?x5x1xi32>, tensor<?x5x1xi32>) -> tensor<?x5x2xi32>
+// CHECK:         "mhlo.gather"(%arg0, %[[IDX]]) {dimension_numbers = #mhlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [1, 0], index_vector_dim = 2>
+func.func @batched_gather_dynamic(%x: tensor<?x16xf32>, %i: tensor<?x5x1xi32>) -> tensor<?x5xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1>}> : (tensor<?x16xf32>, tensor<?x5x1xi32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batched_scatter
+// CHECK:         %[[IOTA:.*]] = "mhlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<8x3x1xi32>
+// CHECK:         %[[IDX:.*]] = "mhlo.concatenate"(%arg1, %[[IOTA]]) {dimension = 2 : i64} : (tensor<8x3x1xi32>, tensor<8x3x1xi32>) -> tensor<8x3x2xi32>
+// CHECK:         "mhlo.scatter"(%arg0, %[[IDX]], %arg2)
+// CHECK:         scatter_dimension_numbers = #mhlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2>
+func.func @batched_scatter(%x: tensor<8x16xf32>, %i: tensor<8x3x1xi32>, %u: tensor<8x3xf32>) -> tensor<8x16xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<8x16xf32>, tensor<8x3x1xi32>, tensor<8x3xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
