@@ -514,8 +514,10 @@ def _lower_to_llvm_ir(
     if failure is not None:
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
     _reject_unsupported_element_types(module, target)
+    from disc_ir.frontends.control_flow import lower_static_control_flow
     from disc_ir.frontends.runtime_checks import RuntimeCheckError, insert_slice_bounds_checks
 
+    lower_static_control_flow(module)
     try:
         insert_slice_bounds_checks(module)
     except RuntimeCheckError as err:
@@ -779,6 +781,7 @@ def preload(target: str = "cpu") -> None:
 _LAZY_MODULES = (
     "disc_ir.frontends.stablehlo",
     "disc_ir.frontends.runtime_checks",
+    "disc_ir.frontends.control_flow",
     "disc_ir.transforms.stablehlo_legalize_to_hlo",
     "disc_ir.transforms.loop_invariant_code_motion",
     "xdsl.transforms.canonicalization_patterns.cf",

@@ -235,15 +235,16 @@ def _shift(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
     if not is_int(t):
         raise UnsupportedOp(f"no scalar lowering of '{name}' on {t}")
     assert isinstance(t, IntegerType)
-    width = constant(b, t, t.width.data)
+    st = signless(t)  # the values are signless (ui32 data arrives as i32)
+    width = constant(b, st, t.width.data)
     in_range = _op(b, arith.CmpiOp(rhs, width, "ult"))
     if name == "shift_left":
         shifted = _op(b, arith.ShLIOp(lhs, rhs))
-        return _op(b, arith.SelectOp(in_range, shifted, constant(b, t, 0)))
+        return _op(b, arith.SelectOp(in_range, shifted, constant(b, st, 0)))
     if name == "shift_right_logical":
         shifted = _op(b, arith.ShRUIOp(lhs, rhs))
-        return _op(b, arith.SelectOp(in_range, shifted, constant(b, t, 0)))
-    max_shift = constant(b, t, t.width.data - 1)
+        return _op(b, arith.SelectOp(in_range, shifted, constant(b, st, 0)))
+    max_shift = constant(b, st, t.width.data - 1)
     amount = _op(b, arith.SelectOp(in_range, rhs, max_shift))
     return _op(b, arith.ShRSIOp(lhs, amount))
 
@@ -276,21 +277,22 @@ def unary(b: OpBuilder, name: str, t: Attribute, x: SSAValue) -> SSAValue:
             raise UnsupportedOp("is_finite changes the element type; use `map_lmhlo_to_scalar`")
     elif is_int(t):
         assert isinstance(t, IntegerType)
+        st = signless(t)  # the values are signless (ui32 data arrives as i32)
         if name == "abs":
             return _op(b, math.AbsIOp(x))
         if name == "negate":
-            return _op(b, arith.SubiOp(constant(b, t, 0), x))
+            return _op(b, arith.SubiOp(constant(b, st, 0), x))
         if name == "not":
-            return _op(b, arith.XOrIOp(x, constant(b, t, -1)))
+            return _op(b, arith.XOrIOp(x, constant(b, st, -1)))
         if name == "popcnt":
             return _op(b, math.CtPopOp(x))
         if name == "count_leading_zeros":
             return _op(b, math.CountLeadingZerosOp(x))
         if name == "sign":
             # (x >> (w-1)) | (0 - x) >>u (w-1): -1, 0 or 1
-            shift = constant(b, t, t.width.data - 1)
+            shift = constant(b, st, t.width.data - 1)
             neg = _op(b, arith.ShRSIOp(x, shift))
-            pos = _op(b, arith.ShRUIOp(_op(b, arith.SubiOp(constant(b, t, 0), x)), shift))
+            pos = _op(b, arith.ShRUIOp(_op(b, arith.SubiOp(constant(b, st, 0), x)), shift))
             return _op(b, arith.OrIOp(neg, pos))
     raise UnsupportedOp(f"no scalar lowering of unary op '{name}' on {t}")
 

@@ -476,6 +476,13 @@ OTHER_OPS: list[type[IRDLOperation]] = [
         {"slice_sizes": _DIMS},
     ),
     _buffer_op(
+        "dynamic_update_slice",
+        "DynamicUpdateSliceOp",
+        "The operand with `update` written at start indices held in 0-d buffers "
+        "(clamped so the update fits).",
+        ["operand", "update", "*start_indices", "output"],
+    ),
+    _buffer_op(
         "real_dynamic_slice",
         "RealDynamicSliceOp",
         "Slice with start/limit/strides held in 1-d buffers.",
