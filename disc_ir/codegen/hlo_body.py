@@ -161,6 +161,19 @@ def read_captures(b: OpBuilder, region: Region) -> dict[SSAValue, SSAValue]:
     return out
 
 
+def erase_dead_captures(captures: dict[SSAValue, SSAValue]) -> None:
+    """Erase the tensor views (`bufferization.to_tensor`) of captured buffers
+    that nothing reads any more, once the op whose body read them is lowered."""
+    for value in captures:
+        if (
+            isinstance(value, OpResult)
+            and value.op.name == "bufferization.to_tensor"
+            and not value.uses
+        ):
+            value.op.detach()
+            value.op.erase()
+
+
 def evaluate_hlo_body(
     b: OpBuilder,
     region: Region,

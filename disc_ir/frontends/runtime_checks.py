@@ -20,19 +20,16 @@ bounds are read anyway.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.frontends.stablehlo import shape_assertion_call
@@ -74,76 +71,36 @@ def _static_check(
     return None
 
 
-class _CheckBuilder(MhloBuilder):
-    """An `MhloBuilder` whose ops run on the host."""
+def _as_i64(b: MhloBuilder, value: SSAValue, rank: int) -> SSAValue:
+    t = value.type
+    assert isinstance(t, TensorType)
+    if t.get_element_type() == i64:
+        return value
+    return b.op("mhlo.convert", [value], TensorType(i64, [rank]))
 
-    def op(
-        self,
-        name: str,
-        operands: Sequence[SSAValue],
-        result_type: Attribute | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ) -> SSAValue:
-        attrs = dict(attributes or {})
-        attrs["disc.device"] = _HOST
-        return super().op(name, operands, result_type, attrs)
 
-    def as_i64(self, value: SSAValue, rank: int) -> SSAValue:
-        t = value.type
-        assert isinstance(t, TensorType)
-        if t.get_element_type() == i64:
-            return value
-        return self.op("mhlo.convert", [value], TensorType(i64, [rank]))
-
-    def dims(self, operand: SSAValue, rank: int) -> SSAValue:
-        parts: list[SSAValue] = []
-        for d in range(rank):
-            size = self.op(
-                "mhlo.get_dimension_size",
-                [operand],
-                TensorType(IntegerType(32), []),
-                {"dimension": IntegerAttr(d, i64)},
-            )
-            wide = self.op("mhlo.convert", [size], TensorType(i64, []))
-            parts.append(self.op("mhlo.reshape", [wide], TensorType(i64, [1])))
-        return self.concat(parts)
-
-    def concat(self, parts: list[SSAValue]) -> SSAValue:
-        if len(parts) == 1:
-            return parts[0]
-        total = 0
-        for p in parts:
-            t = p.type
-            assert isinstance(t, TensorType)
-            total += t.get_shape()[0]
-        return self.op(
-            "mhlo.concatenate",
-            parts,
-            TensorType(i64, [total]),
-            {"dimension": IntegerAttr(0, i64)},
+def _all_true(b: MhloBuilder, flags: SSAValue, rank: int) -> SSAValue:
+    """`tensor<i1>`: the and of the `rank` flags."""
+    out: SSAValue | None = None
+    one = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [1])
+    for d in range(rank):
+        index = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d])
+        limit = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d + 1])
+        flag = b.op(
+            "mhlo.slice",
+            [flags],
+            TensorType(IntegerType(1), [1]),
+            {"start_indices": index, "limit_indices": limit, "strides": one},
         )
+        flag = b.op("mhlo.reshape", [flag], TensorType(IntegerType(1), []))
+        out = flag if out is None else b.op("mhlo.and", [out, flag], flag.type)
+    assert out is not None
+    return out
 
-    def splat(self, value: int, rank: int) -> SSAValue:
-        attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [rank]), [value] * rank)
-        return self.op("mhlo.constant", [], attr.type, {"value": attr})
 
-    def all_true(self, flags: SSAValue, rank: int) -> SSAValue:
-        """`tensor<i1>`: the and of the `rank` flags."""
-        out: SSAValue | None = None
-        for d in range(rank):
-            index = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d])
-            limit = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [d + 1])
-            one = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [1])
-            flag = self.op(
-                "mhlo.slice",
-                [flags],
-                TensorType(IntegerType(1), [1]),
-                {"start_indices": index, "limit_indices": limit, "strides": one},
-            )
-            flag = self.op("mhlo.reshape", [flag], TensorType(IntegerType(1), []))
-            out = flag if out is None else self.op("mhlo.and", [out, flag], flag.type)
-        assert out is not None
-        return out
+def _splat_i64(b: MhloBuilder, value: int, rank: int) -> SSAValue:
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [rank]), [value] * rank)
+    return b.op("mhlo.constant", [], attr.type, {"value": attr})
 
 
 def _check_slice(op: Operation, rewriter: Rewriter) -> None:
@@ -166,19 +123,19 @@ def _check_slice(op: Operation, rewriter: Rewriter) -> None:
         if why is not None:
             raise RuntimeCheckError(f"mhlo.real_dynamic_slice out of range: {why}")
         return
-    b = _CheckBuilder(rewriter, op)
-    s, lim, st = (b.as_i64(v, rank) for v in (start, limit, strides))
-    dims = b.dims(operand, rank)
+    b = MhloBuilder(rewriter, op, {"disc.device": _HOST})
+    s, lim, st = (_as_i64(b, v, rank) for v in (start, limit, strides))
+    dims = b.dims_i64(operand)
     flags_type = TensorType(IntegerType(1), [rank])
 
     def holds(direction: str, x: SSAValue, y: SSAValue) -> SSAValue:
         return b.compare(direction, x, y, "SIGNED")
 
-    ok = b.op("mhlo.and", [holds("GE", s, b.splat(0, rank)), holds("LE", s, lim)], flags_type)
+    ok = b.op("mhlo.and", [holds("GE", s, _splat_i64(b, 0, rank)), holds("LE", s, lim)], flags_type)
     ok = b.op("mhlo.and", [ok, holds("LE", lim, dims)], flags_type)
-    ok = b.op("mhlo.and", [ok, holds("GE", st, b.splat(1, rank))], flags_type)
-    pred = b.all_true(ok, rank)
-    values = b.concat([dims, s, lim, st])
+    ok = b.op("mhlo.and", [ok, holds("GE", st, _splat_i64(b, 1, rank))], flags_type)
+    pred = _all_true(b, ok, rank)
+    values = b.concat_i64([dims, s, lim, st])
 
     def fields(first: int) -> str:
         return ", ".join(f"{{{first + d}}}" for d in range(rank))

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     TensorType,
     i64,
@@ -30,11 +31,18 @@ from disc_ir.dialects.hlo_attrs import (
 
 
 class MhloBuilder:
-    """Creates mhlo ops before `anchor`, with splat constants shaped like a value."""
+    """Creates mhlo ops before `anchor`, with splat constants shaped like a
+    value; `attributes` are added to every op made (e.g. a placement)."""
 
-    def __init__(self, rewriter: Rewriter, anchor: Operation):
+    def __init__(
+        self,
+        rewriter: Rewriter,
+        anchor: Operation,
+        attributes: dict[str, Attribute] | None = None,
+    ):
         self.rewriter = rewriter
         self.anchor = anchor
+        self.attributes = dict(attributes or {})
         self._shapes: dict[SSAValue, SSAValue] = {}
 
     def op(
@@ -48,7 +56,7 @@ class MhloBuilder:
         new = ctx_op.create(
             operands=list(operands),
             result_types=[result_type or operands[0].type],
-            attributes=attributes or {},
+            attributes={**(attributes or {}), **self.attributes},
         )
         new.location = self.anchor.location
         self.rewriter.insert_op(new, InsertPoint.before(self.anchor))
@@ -81,6 +89,46 @@ class MhloBuilder:
             t,
             {"broadcast_dimensions": dims},
         )
+
+    def concat_i64(self, parts: Sequence[SSAValue]) -> SSAValue:
+        """The 1-d `tensor<?xi64>` parts joined (`mhlo.concatenate`)."""
+        if len(parts) == 1:
+            return parts[0]
+        total = 0
+        for part in parts:
+            t = part.type
+            assert isinstance(t, TensorType)
+            total += t.get_shape()[0]
+        return self.op(
+            "mhlo.concatenate",
+            list(parts),
+            TensorType(i64, [total]),
+            {"dimension": IntegerAttr(0, i64)},
+        )
+
+    def dims_i64(self, value: SSAValue, overrides: dict[int, int] | None = None) -> SSAValue:
+        """`tensor<Nxi64>`: the dims of `value` (static ones as constants,
+        dynamic ones by `mhlo.get_dimension_size`), `overrides` replacing some."""
+        t = value.type
+        assert isinstance(t, TensorType)
+        overrides = overrides or {}
+        parts: list[SSAValue] = []
+        for d, size in enumerate(t.get_shape()):
+            if d in overrides or size != DYNAMIC_INDEX:
+                attr = DenseIntOrFPElementsAttr.from_list(
+                    TensorType(i64, [1]), [overrides.get(d, size)]
+                )
+                parts.append(self.op("mhlo.constant", [], attr.type, {"value": attr}))
+                continue
+            dim = self.op(
+                "mhlo.get_dimension_size",
+                [value],
+                TensorType(IntegerType(32), []),
+                {"dimension": IntegerAttr(d, i64)},
+            )
+            dim = self.op("mhlo.convert", [dim], TensorType(i64, []))
+            parts.append(self.op("mhlo.reshape", [dim], TensorType(i64, [1])))
+        return self.concat_i64(parts)
 
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(f"mhlo.{name}", [a, b])

@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -70,35 +69,6 @@ def _set_attr(op: Operation, name: str, value: Attribute) -> None:
         op.attributes[name] = value
 
 
-def _dims_tensor(b: MhloBuilder, value: SSAValue, overrides: dict[int, int]) -> SSAValue:
-    """`tensor<Nxi64>`: the dims of `value`, `overrides` replacing some."""
-    t = value.type
-    assert isinstance(t, TensorType)
-    parts: list[SSAValue] = []
-    for d, size in enumerate(t.get_shape()):
-        if d in overrides or size != DYNAMIC_INDEX:
-            fixed = overrides.get(d, size)
-            attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [fixed])
-            parts.append(b.op("mhlo.constant", [], attr.type, {"value": attr}))
-            continue
-        dim = b.op(
-            "mhlo.get_dimension_size",
-            [value],
-            TensorType(IntegerType(32), []),
-            {"dimension": IntegerAttr(d, i64)},
-        )
-        dim = b.op("mhlo.convert", [dim], TensorType(i64, []))
-        parts.append(b.op("mhlo.reshape", [dim], TensorType(i64, [1])))
-    if len(parts) == 1:
-        return parts[0]
-    return b.op(
-        "mhlo.concatenate",
-        parts,
-        TensorType(i64, [len(parts)]),
-        {"dimension": IntegerAttr(0, i64)},
-    )
-
-
 def _with_positions(
     b: MhloBuilder, indices: SSAValue, index_vector_dim: int, batching: list[int]
 ) -> tuple[SSAValue, int]:
@@ -112,7 +82,7 @@ def _with_positions(
         shape.append(1)
         new_type = TensorType(elem, shape)
         if DYNAMIC_INDEX in shape:
-            target = _dims_tensor(b, indices, {})
+            target = b.dims_i64(indices)
             one = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [1])
             ones = b.op("mhlo.constant", [], one.type, {"value": one})
             target = b.op(
@@ -131,7 +101,7 @@ def _with_positions(
     for dim in batching:
         attrs = {"iota_dimension": IntegerAttr(dim, i64)}
         if DYNAMIC_INDEX in component:
-            dims = _dims_tensor(b, indices, {index_vector_dim: 1})
+            dims = b.dims_i64(indices, {index_vector_dim: 1})
             parts.append(b.op("mhlo.dynamic_iota", [dims], component_type, attrs))
         else:
             parts.append(b.op("mhlo.iota", [], component_type, attrs))

@@ -37,12 +37,17 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from disc_ir.analysis.loop_utils import new_if, shape_values
 from disc_ir.codegen import elemental
 from disc_ir.codegen.elemental import Builder
-from disc_ir.codegen.hlo_body import body_is_supported, evaluate_hlo_body, read_captures
+from disc_ir.codegen.hlo_body import (
+    body_is_supported,
+    erase_dead_captures,
+    evaluate_hlo_body,
+    read_captures,
+)
 from disc_ir.dialects.hlo_attrs import ScatterDimensionNumbersAttr
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, for_loop, parallel
@@ -152,13 +157,7 @@ def lower_scatter(op: Operation, *, parallel_loop: bool = True) -> None:
     (combined,) = evaluate_hlo_body(apply, op.regions[0], [current, update], captures)
     apply.create(memref.StoreOp.get(combined, output, target))
     erase_ops([op])
-    for value in captures:
-        if (
-            isinstance(value, OpResult)
-            and value.op.name == "bufferization.to_tensor"
-            and not value.uses
-        ):
-            erase_ops([value.op])
+    erase_dead_captures(captures)  # the body's tensor views of captured buffers
 
 
 __all__ = ["lower_scatter"]

@@ -36,12 +36,17 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from disc_ir.analysis.loop_utils import DYNAMIC, new_if, shape_values
 from disc_ir.codegen import elemental
 from disc_ir.codegen.elemental import Builder
-from disc_ir.codegen.hlo_body import body_is_supported, evaluate_hlo_body, read_captures
+from disc_ir.codegen.hlo_body import (
+    body_is_supported,
+    erase_dead_captures,
+    evaluate_hlo_body,
+    read_captures,
+)
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.types import memref_type
 from disc_ir.transforms.codegen.common import LoweringError, erase_ops, for_loop, parallel
@@ -203,14 +208,7 @@ def lower_sort(op: Operation, *, parallel_loop: bool = True) -> None:
     for buffer in reversed(scratch):
         after.create(memref.DeallocOp.get(buffer))
     erase_ops([op])
-    # the comparator's tensor views of captured buffers are dead now
-    for value in captures:
-        if (
-            isinstance(value, OpResult)
-            and value.op.name == "bufferization.to_tensor"
-            and not value.uses
-        ):
-            erase_ops([value.op])
+    erase_dead_captures(captures)  # the body's tensor views of captured buffers
 
 
 __all__ = ["lower_sort", "sort_dimension"]
