@@ -258,11 +258,11 @@ def is_splat_or_scalar_constant(op: Operation) -> bool:
         return True
     value = inherent_attr(op, "value")
     if isinstance(value, DenseIntOrFPElementsAttr):
-        return _is_splat_dense(value)
+        return is_splat_dense(value)
     return False
 
 
-def _is_splat_dense(value: DenseIntOrFPElementsAttr) -> bool:
+def is_splat_dense(value: DenseIntOrFPElementsAttr) -> bool:
     """All elements equal, compared on the stored bytes (no unpacking: xDSL
     stores a splat `dense<c> : tensor<1x16x3072xf32>` expanded, and the fusion
     strategies ask this for every constant again and again)."""
@@ -675,4 +675,5 @@ __all__ = [
     "result_buffer",
     "set_fusion_attrs",
     "value_users",
+    "is_splat_dense",
 ]

@@ -41,8 +41,11 @@ analysis back in that form.
 lmhlo ops take their inputs then their output buffers (no results); the
 analysis treats the output buffers as the op's results.
 
-Conflicting facts (two different constants proven equal) do not raise; they are
-listed in `conflicts` and the dim keeps the first constant.
+Conflicting facts (two different constants proven equal) make the analysis
+raise a `DiagnosticException` once it has run: either the program is
+inconsistent or a shape rule is wrong, and such facts must not drive fusion
+or code generation (they made a 5-element and a 1-element buffer one kLoop's
+roots). `conflicts` lists them.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import ints
@@ -722,6 +726,15 @@ class ShapeAnalysis:
             for op in ops:
                 self._apply(op)
             self._simplify_products()
+        if self._uf.conflicts:
+            # a dim proven equal to two different constants: the program is
+            # inconsistent, or an op's shape rule here is wrong; either way its
+            # facts must not drive fusion or code generation
+            a, b = self._uf.conflicts[0]
+            raise DiagnosticException(
+                f"shape analysis of '{getattr(self.op, 'sym_name', None) and self.op.sym_name.data}': "
+                f"a dimension is both {a} and {b}"
+            )
 
     def _walk_block(self, block: Block, ops: list[Operation]) -> None:
         for a in block.args:
@@ -899,9 +912,17 @@ class ShapeAnalysis:
             collapsed = set(ints(getattr(dn, "collapsed_slice_dims", None)))
             offset = list(ints(getattr(dn, "offset_dims", None)))
             remapped = [i for i in range(len(si)) if i not in collapsed]
+            # an offset dim is as long as the slice along its operand dim (not
+            # the operand dim: a gather of 1-wide slices of a 5-long operand)
+            sizes = list(ints(_attr(op, "slice_sizes"))) if m == "gather" else None
             for k, od in enumerate(offset):
-                if k < len(remapped):
-                    self._tie_dim(ins[0], remapped[k], out, od)
+                if k >= len(remapped):
+                    continue
+                if sizes is not None:
+                    if remapped[k] < len(sizes):
+                        self._tie(("dim", out, od), ("const", sizes[remapped[k]]))
+                elif len(ins) > 2:
+                    self._tie(("dim", out, od), ("elem", ins[2], remapped[k]))
         elif m == "constant" and outs:
             vals = _dense_ints(_attr(op, "value"))
             if vals is not None and rank <= 1:

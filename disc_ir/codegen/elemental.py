@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.fusion_pattern import result_buffer
+from disc_ir.analysis.fusion_pattern import is_splat_dense, result_buffer
 from disc_ir.analysis.loop_utils import DYNAMIC, OpBuilder, shape_values
 from disc_ir.codegen import scalar
 from disc_ir.codegen.scalar import UnsupportedOp
@@ -855,10 +855,11 @@ def splat_constant_value(op: Operation) -> Attribute | None:
     value = _attr(op, "value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return None
-    values = value.get_values()
-    if not values or len(set(values)) != 1:
+    # on the stored bytes: a NaN splat's values are never equal to each other
+    if not is_splat_dense(value):
         return None
-    return values[0]  # type: ignore[return-value]
+    values = value.get_values()
+    return values[0] if values else None  # type: ignore[return-value]
 
 
 def _constant(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:

@@ -2,12 +2,13 @@
 
 JAX functions (`lax.fori_loop` with constant bounds, `lax.scan` over a
 static length, nested loops, `lax.cond`, `lax.switch`, `jax.random`'s
-threefry loop) are compiled through `disc_ir.jax.compile` and compared with
-`jax.jit`; MHLO text covers what jax does not emit (a `GT` loop condition
-with a step of 2, a zero-trip loop, a `case` index out of range, which takes
-the last branch). Loops whose trip count is not a compile-time constant and
-conditionals with dynamically shaped results stay unsupported, with an error
-naming the op.
+threefry loop, `jnp.searchsorted` / `jnp.histogram`: a binary-search loop
+whose edges are computed in the graph) are compiled through
+`disc_ir.jax.compile` and compared with `jax.jit`; MHLO text covers what jax
+does not emit (a `GT` loop condition with a step of 2, a zero-trip loop, a
+`case` index out of range, which takes the last branch). Loops whose trip
+count is not a compile-time constant and conditionals with dynamically
+shaped results stay unsupported, with an error naming the op.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ JAX_CASES = {
     "cond": (
         lambda a, p: jax.lax.cond(p > 0, lambda y: jnp.tanh(y) * 2, lambda y: y - 1, a),
         ((4, 4), ()),
+    ),
+    "histogram": (lambda a: jnp.histogram(a, bins=4, range=(0, 1))[0], ((3, 7),)),
+    "searchsorted": (
+        lambda a, e: jnp.searchsorted(jnp.sort(e), a.ravel(), side="right"),
+        ((4, 5), (9,)),
     ),
     "switch": (
         lambda a, k: jax.lax.switch(k, [lambda y: y + 1, lambda y: y * y, lambda y: -y], a),

@@ -164,3 +164,40 @@ def test_out_of_range_dims(d):
     _, a, v = _analyse(ELEMENTWISE)
     assert not a.is_dim_equal(v["arg0"], d, v["arg1"], 0)
     assert a.get_dim_value_if_const(v["arg0"], d) is None
+
+
+GATHER = """
+func.func @main(%e: tensor<?xf32>, %i: tensor<10x1xi32>, %w: tensor<?x768xf32>, %j: tensor<7x1xi32>) -> (tensor<10x1xf32>, tensor<7x768xf32>) {
+  %g = "mhlo.gather"(%e, %i) {dimension_numbers = #mhlo.gather<offset_dims = [1], start_index_map = [0], index_vector_dim = 1>, slice_sizes = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<10x1xi32>) -> tensor<10x1xf32>
+  %rows = "mhlo.gather"(%w, %j) {dimension_numbers = #mhlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = dense<[1, 768]> : tensor<2xi64>} : (tensor<?x768xf32>, tensor<7x1xi32>) -> tensor<7x768xf32>
+  return %g, %rows : tensor<10x1xf32>, tensor<7x768xf32>
+}
+"""
+
+
+def test_gather_offset_dims_are_slice_sizes():
+    """An offset dim is as long as the slice (1 here), not the operand dim:
+    tying it to the operand made a 5-long and a 1-long buffer "equal" and fused
+    them into one kLoop (wrong answers)."""
+    _, a, v = _analyse(GATHER)
+    assert not a.is_dim_equal(v["g"], 1, v["arg0"], 0)
+    assert a.get_dim_value_if_const(v["g"], 1) == 1
+    assert a.is_dim_equal(v["rows"], 1, v["arg2"], 1)  # a whole-row slice: 768 both
+    assert a.conflicts == []
+
+
+CONFLICT = """
+func.func @main(%a: tensor<5xf32>, %b: tensor<1xf32>) -> tensor<5xf32> {
+  %0 = "mhlo.add"(%a, %b) : (tensor<5xf32>, tensor<1xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+"""
+
+
+def test_conflicting_dims_raise():
+    """A dim proven equal to two constants (an inconsistent program, or a wrong
+    shape rule) stops the analysis instead of feeding fusion wrong facts."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    with pytest.raises(DiagnosticException, match="a dimension is both 5 and 1"):
+        _analyse(CONFLICT)
