@@ -185,6 +185,15 @@ def _from_runtime(array: Any, element: str) -> Any:
     return array
 
 
+def _canonical(array: np.ndarray, expected: Any) -> np.ndarray:
+    """`array` in the dtype the export expects when jax would have converted it
+    (its dtype canonicalization: float64 -> float32, int64 -> int32, ... with
+    64-bit types off); other dtypes are left for the executable to reject."""
+    if array.dtype != expected and jax.dtypes.canonicalize_dtype(array.dtype) == expected:
+        return array.astype(expected)
+    return array
+
+
 class JaxExecutable:
     """A JAX function compiled by disc-ir: call it with the argument pytrees `fn` takes.
 
@@ -207,7 +216,12 @@ class JaxExecutable:
                 f"{self.exported.fun_name}: the arguments' structure {tree} differs from the "
                 f"compiled one {self.exported.in_tree}"
             )
-        outs = self.executable(*[_to_runtime(np.asarray(leaf)) for leaf in leaves])
+        kept = getattr(self.exported, "module_kept_var_idx", None)
+        avals = self.exported.in_avals
+        arrays = []
+        for i in kept if kept is not None else range(len(leaves)):
+            arrays.append(_to_runtime(_canonical(np.asarray(leaves[i]), avals[i].dtype)))
+        outs = self.executable(*arrays)
         if isinstance(outs, np.ndarray):
             outs = (outs,)
         outs = [

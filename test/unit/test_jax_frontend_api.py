@@ -227,3 +227,26 @@ def test_bf16_arrays_in_and_out_dynamic_batch() -> None:
         )
         np.testing.assert_array_equal(np.asarray(got[1]), np.asarray(want[1]))
         np.testing.assert_array_equal(np.asarray(got[2]), np.asarray(want[2]))
+
+
+def test_arguments_jax_drops_and_dtypes_jax_converts():
+    """Like `jax.jit`: an argument the function does not use (jax drops it from
+    the exported module) may still be passed, and float64 / int64 arrays and
+    Python scalars are converted to the exported float32 / int32; a dtype jax
+    would not convert is still rejected."""
+    from disc_ir.runtime import RalInputError
+
+    def fn(unused, x, n):  # noqa: ANN001, ANN202
+        return x * n
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    exe = dj.compile(fn, np.zeros(4, np.float32), x, np.int32(2))
+    try:
+        want = np.asarray(jax.jit(fn)(np.zeros(4), x.astype(np.float64), 3))
+        got = np.asarray(exe(np.zeros(4), x.astype(np.float64), 3))
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.asarray(exe(np.ones(4), x, np.int64(5))), x * 5)
+        with pytest.raises(RalInputError, match="expected"):
+            exe(np.zeros(4), x.astype(np.int32), 2)
+    finally:
+        exe.close()
