@@ -515,9 +515,11 @@ def _lower_to_llvm_ir(
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
     _reject_unsupported_element_types(module, target)
     from disc_ir.frontends.control_flow import lower_static_control_flow
+    from disc_ir.frontends.conv_lhs_dilation import expand_lhs_dilation
     from disc_ir.frontends.runtime_checks import RuntimeCheckError, insert_slice_bounds_checks
 
     lower_static_control_flow(module)
+    expand_lhs_dilation(module)
     try:
         insert_slice_bounds_checks(module)
     except RuntimeCheckError as err:
@@ -782,6 +784,7 @@ _LAZY_MODULES = (
     "disc_ir.frontends.stablehlo",
     "disc_ir.frontends.runtime_checks",
     "disc_ir.frontends.control_flow",
+    "disc_ir.frontends.conv_lhs_dilation",
     "disc_ir.transforms.stablehlo_legalize_to_hlo",
     "disc_ir.transforms.loop_invariant_code_motion",
     "xdsl.transforms.canonicalization_patterns.cf",

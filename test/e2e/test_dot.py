@@ -124,3 +124,25 @@ def test_small_conv_result_returned_through_a_reshape():
     windows = np.stack([xp[:, j : j + 3] for j in range(16)], axis=0)  # [16, 8, 3]
     want = np.einsum("jck,ock->oj", windows, w)
     check(out, want)
+
+
+# A transposed convolution (input dilation 2): the compile driver pads the
+# input with zeros between its elements (ral_conv has no input dilation).
+CONV1D_LHS_DILATION = """
+func.func @main(%x: tensor<?x3x?xf32>, %w: tensor<2x3x3xf32>) -> tensor<?x2x?xf32> {
+  %0 = mhlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1], pad = [[2, 1]], lhs_dilate = [2], rhs_dilate = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x3x?xf32>, tensor<2x3x3xf32>) -> tensor<?x2x?xf32>
+  return %0 : tensor<?x2x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("batch,length", [(1, 5), (2, 1), (3, 8)])
+def test_convolution_with_input_dilation(batch, length):
+    x, w = rand(rng("ld", batch, length), (batch, 3, length)), rand(rng("ldw", 0), (2, 3, 3))
+    (out,) = run(compiled(CONV1D_LHS_DILATION), x, w)
+    dilated = np.zeros((batch, 3, 2 * length - 1), np.float32)
+    dilated[:, :, ::2] = x
+    padded = np.pad(dilated, ((0, 0), (0, 0), (2, 1)))
+    n_out = padded.shape[2] - 2
+    windows = np.stack([padded[:, :, j : j + 3] for j in range(n_out)], axis=1)  # [B, n_out, C, 3]
+    check(out, np.einsum("bjck,ock->boj", windows, w))
