@@ -17,7 +17,9 @@ default: the default device for all), the steps are:
    flow and mhlo.return keep no own placement here);
 5. `mhlo.sort` and `mhlo.scatter` go to the host (disc-ir's sort and
    scatter schedules are host loops; not in BladeDISC, which has no
-   lmhlo.sort / lmhlo.scatter codegen);
+   lmhlo.sort / lmhlo.scatter codegen), and so do convolutions (disc-ir's
+   `ral_conv` runs on the host; BladeDISC calls cuDNN, which disc-ir does
+   not bind);
 6. every other mhlo / mhlo_disc op with results goes to the default device
    (`gpu` when `on-gpu`, else `cpu`);
 7. where a value crosses devices -- an mhlo op's operand, a returned value of
@@ -92,8 +94,9 @@ _I32_SKIPPED = frozenset(
 )
 
 
-#: ops only the host's loop schedules lower (step 5)
-_HOST_LOOP_OPS = frozenset({"mhlo.sort", "mhlo.scatter"})
+#: ops only the host runs (step 5): the sort and scatter loop schedules, and
+#: convolutions (the RAL's ral_conv is a host library call; no GPU conv)
+_HOST_LOOP_OPS = frozenset({"mhlo.sort", "mhlo.scatter", "mhlo.convolution", "mhlo.dynamic_conv"})
 
 
 def _is_i32(t: Attribute) -> bool:
@@ -326,7 +329,8 @@ class _Placer:
         """`mhlo.sort` and `mhlo.scatter` run on the host: disc-ir's sort
         schedule is a merge sort per row, its scatter schedule a serial loop
         over the updates (BladeDISC has no lmhlo.sort or lmhlo.scatter
-        codegen; its GPU sort is the `topk` custom call)."""
+        codegen; its GPU sort is the `topk` custom call); convolutions too
+        (the RAL's conv is a host library call)."""
         for op in self.module.walk():
             if op.name in _HOST_LOOP_OPS and PLACEMENT_ATTR not in op.attributes:
                 _set_placement(op, CPU)
