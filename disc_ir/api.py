@@ -462,6 +462,13 @@ def lower_to_llvm_ir(
 ) -> LoweredModule:
     """Parses `source` and lowers it to LLVM IR text (no JIT).
 
+    Before the pass pipeline the driver rewrites what the pipeline has no
+    lowering for but can be expressed without it: static loops unrolled and
+    pure conditionals turned into selects (`disc_ir.frontends.control_flow`),
+    convolution input dilation made an interior padding
+    (`disc_ir.frontends.conv_lhs_dilation`); and it adds the run-time bounds
+    checks of `real_dynamic_slice` (`disc_ir.frontends.runtime_checks`).
+
     `compile_kernels_ahead` (CPU): the kernels are lowered before the host
     code and compiled to machine code on a worker thread meanwhile
     (`disc_ir.codegen.kernel_split`); the result's `llvm_ir` is then the

@@ -2,23 +2,23 @@
 
 The pipeline has no lowering for `mhlo.while`, `mhlo.if` or `mhlo.case`.
 `lower_static_control_flow(module)` rewrites the forms whose behaviour is
-fixed at compile time, innermost first, and leaves the others (the pipeline
-then reports them):
+fixed at compile time, until none is left, and leaves the others (the
+pipeline then reports them):
 
 * `mhlo.while` with a static trip count -- what `lax.fori_loop` with
   constant bounds, `lax.scan` over a static length and jax's threefry RNG
   give: a loop-carried integer scalar `i` that starts at a constant, the
   condition `i < K` (or `K > i`) with `K` constant (or carried unchanged
-  from a constant, as an inner loop bounded by an unrolled outer loop's
-  counter is), the body yielding `i + S` with `S > 0` constant -- is unrolled: the body is cloned once per
-  iteration, each copy reading the previous one's yields (values the body
-  takes from above are shared). A loop of more than `MAX_UNROLLED_OPS`
-  cloned ops is left alone.
+  from a constant: an inner loop bounded by the counter of an outer loop
+  already unrolled), the body yielding `i + S` with `S > 0` constant -- is
+  unrolled: the body is cloned once per iteration, each copy reading the
+  previous one's yields (values the body takes from above are shared). A
+  loop of more than `MAX_UNROLLED_OPS` cloned ops is left alone.
 * `mhlo.if` and `mhlo.case` whose results are all statically shaped and
-  whose branches hold only side-effect-free mhlo ops become data flow: every
-  branch is computed (cloned before the op) and `mhlo.select` picks the
-  results (`case`: the index clamped to the branches, out-of-range indices
-  taking the last branch as XLA does). Both branches run: exact for these
+  whose branches hold only side-effect-free mhlo ops (no nested control
+  flow left) become data flow: every branch is computed (cloned before the
+  op) and `mhlo.select` picks the results; a `case` index out of range
+  takes the last branch, as XLA does. Every branch runs: exact for these
   pure ops, which never trap (integer division by zero and out-of-range
   indices have defined results in HLO).
 """
