@@ -94,6 +94,7 @@ def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleO
     inline_calls(module)
     remove_unused_private_functions(module, keep=entry)
     lower_shape_assertions(module)
+    reject_dynamic_custom_calls(module)
     main = _function(module, entry)
     if main is not None:
         name_entry_function(main)
@@ -280,6 +281,29 @@ def shape_assertion_call(pred: SSAValue, values: SSAValue, message: StringAttr) 
         expected_input_layouts="*,*",
         expected_output_layouts="",
     )
+
+
+def reject_dynamic_custom_calls(module: ModuleOp) -> None:
+    """StableHLO's dynamic ops that exist only as custom calls
+    (`@stablehlo.dynamic_reduce_window`: jax's `cumsum` / `reduce_window`
+    along a shape-polymorphic axis, `@stablehlo.dynamic_rng_bit_generator`,
+    ...) have no lowering here: a `StableHloImportError` naming the op and
+    its source line, instead of a failure deep in the pipeline."""
+    from disc_ir.ir.parser import source_location
+
+    for op in module.walk():
+        if op.name != "mhlo.custom_call":
+            continue
+        target = op.attributes.get("call_target_name")
+        name = target.data if isinstance(target, StringAttr) else ""
+        if name.startswith("stablehlo.dynamic_"):
+            loc = source_location(op)
+            where = f" (input line {loc[0]})" if loc else ""
+            raise StableHloImportError(
+                f"'{name}'{where} is not supported: the shape-polymorphic form of "
+                f"'stablehlo.{name.removeprefix('stablehlo.dynamic_')}' (jax emits it for a window "
+                "or size along a dynamic axis, e.g. jnp.cumsum over one); export with that axis static"
+            )
 
 
 def lower_shape_assertions(module: ModuleOp) -> None:
