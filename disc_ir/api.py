@@ -372,10 +372,22 @@ def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
                 )
             loc = source_location(op)
             where = f" (input line {loc[0]})" if loc else ""
+            why = _CONTROL_FLOW_LIMITS.get(op.name, "it has no lowering to lmhlo")
             raise CompileError(
-                f"'{op.name}'{where} is not supported by the {target} pipeline: "
-                "it has no lowering to lmhlo"
+                f"'{op.name}'{where} is not supported by the {target} pipeline: {why}"
             )
+
+
+#: why control flow reaches the pipeline (`disc_ir.frontends.control_flow`
+#: removes the static forms before it)
+_CONTROL_FLOW_LIMITS = {
+    "mhlo.while": "only loops whose trip count is a compile-time constant are compiled "
+    "(unrolled); this one's depends on the data",
+    "mhlo.if": "only conditionals with statically shaped results and side-effect-free "
+    "branches are compiled (as selects)",
+    "mhlo.case": "only conditionals with statically shaped results and side-effect-free "
+    "branches are compiled (as selects)",
+}
 
 
 @dataclass
