@@ -29,6 +29,7 @@ not fusible, so they end fusions: the planner never merges across them.
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -387,7 +388,7 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
 
     name = "BaseCpuFusionStrategy"
     _classes_memo: dict[tuple[tuple[Any, ...], tuple[Any, ...]], bool]
-    _classes_memo_version: tuple[Any, ...] | None = None
+    _classes_memo_version: tuple[weakref.ref[ShapeAnalysis], Any] | None = None
 
     def is_fusible_op(self, op: Operation) -> bool:
         if op.name in _RESHAPES:
@@ -451,9 +452,12 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
         if lhs_key is REFUSE_ALL or rhs_key is REFUSE_ALL:
             return False
         version = shape_analysis.version
-        if self._classes_memo_version != (shape_analysis, version):
+        memo_for = self._classes_memo_version
+        if memo_for is None or memo_for[0]() is not shape_analysis or memo_for[1] != version:
+            # a weak reference: the strategy is shared (`get_fusion_strategy`)
+            # and outlives the pass, the analysis and its module must not
             self._classes_memo = {}
-            self._classes_memo_version = (shape_analysis, version)
+            self._classes_memo_version = (weakref.ref(shape_analysis), version)
         classes = (lhs_key, rhs_key)
         found = self._classes_memo.get(classes)
         if found is None:

@@ -413,3 +413,30 @@ def test_after_preload_a_compile_imports_nothing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "[]"
+
+
+def test_compile_leaves_no_ir_alive_and_the_collector_on() -> None:
+    """After a compile (`keep_ir=False`) is closed and collected, none of its
+    IR is alive (no shared strategy, cache or analysis keeps a module), and
+    the cyclic collector is on again, with nothing of the compile left in
+    its youngest generation."""
+    import gc
+
+    from xdsl.dialects.builtin import ModuleOp
+
+    from disc_ir.analysis.shape_analysis import ShapeAnalysis
+
+    model = Path(__file__).resolve().parents[1] / "models" / "layernorm_gelu_dyn.mlir"
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, ModuleOp | ShapeAnalysis))
+
+    before = alive()
+    assert gc.isenabled()
+    exe = disc_ir.compile(model.read_text(), keep_ir=False)
+    assert gc.isenabled()
+    assert gc.get_count()[0] < 10_000
+    exe.close()
+    del exe
+    assert alive() == before
