@@ -543,6 +543,7 @@ def _lower_to_llvm_ir(
     from disc_ir.frontends.control_flow import lower_static_control_flow
     from disc_ir.frontends.conv_lhs_dilation import expand_lhs_dilation
     from disc_ir.frontends.runtime_checks import RuntimeCheckError, insert_slice_bounds_checks
+    from disc_ir.transforms.cse import cse
 
     lower_static_control_flow(module)
     expand_lhs_dilation(module)
@@ -550,6 +551,11 @@ def _lower_to_llvm_ir(
         insert_slice_bounds_checks(module)
     except RuntimeCheckError as err:
         raise CompileError(str(err)) from None
+    # JAX's shape-polymorphic exports recompute each shape per use (a BERT
+    # layer's text holds ~2.5x the ops it needs): the pipeline's first CSE
+    # would merge them after three passes; merged up front, those passes
+    # see the smaller graph (the IR after that CSE is the same).
+    cse(module)
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)
