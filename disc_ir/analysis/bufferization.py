@@ -34,13 +34,8 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
-from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.analysis.shape_inference import ShapeBuilder, reify_result_dims
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
@@ -255,6 +250,8 @@ def _defining(value: SSAValue, name: str | tuple[str, ...]) -> Operation | None:
 class FoldToMemrefOfToTensor(RewritePattern):
     """`to_memref(to_tensor(%m))` -> `%m` (a `memref.cast` when types differ)."""
 
+    ROOTS = TO_MEMREF
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name not in TO_MEMREF:
             return
@@ -274,6 +271,8 @@ class FoldToMemrefOfToTensor(RewritePattern):
 class DimOfToTensor(RewritePattern):
     """`tensor.dim(to_tensor(%m), %i)` -> `memref.dim %m, %i`."""
 
+    ROOTS = ("tensor.dim",)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "tensor.dim":
             return
@@ -285,6 +284,8 @@ class DimOfToTensor(RewritePattern):
 
 class ShapeOfToTensor(RewritePattern):
     """`shape.shape_of(to_tensor(%m))` -> `shape.shape_of %m`."""
+
+    ROOTS = ("shape.shape_of",)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "shape.shape_of":
@@ -303,6 +304,8 @@ class ShapeOfToTensor(RewritePattern):
 class ExtractOfToTensor(RewritePattern):
     """`tensor.extract(to_tensor(%m))[..]` -> `memref.load %m[..]`."""
 
+    ROOTS = ("tensor.extract",)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "tensor.extract":
             return
@@ -314,6 +317,8 @@ class ExtractOfToTensor(RewritePattern):
 
 class EraseUnusedCasts(RewritePattern):
     """Unused `to_tensor` / `to_memref` casts go away."""
+
+    ROOTS = (TO_TENSOR, *TO_MEMREF)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != TO_TENSOR and op.name not in TO_MEMREF:
@@ -331,11 +336,51 @@ CLEANUP_PATTERNS: tuple[type[RewritePattern], ...] = (
 
 
 def cleanup_materializations(module: ModuleOp, extra: Sequence[RewritePattern] = ()) -> None:
-    """Apply the cleanup patterns (plus `extra`) to a fixed point."""
+    """Apply the cleanup patterns (plus `extra`, each naming the ops it
+    rewrites in `ROOTS`) and erase trivially dead ops, to a fixed point, as
+    xDSL's greedy applier walking the module would.
+
+    One sweep in reverse order (users before their operands' owners) instead
+    of whole-module walks until nothing changes: erasing an op can only make
+    ops before it dead, and a rewrite can only enable another at a cast it
+    read (still ahead in the sweep) or at an op it made or changed (tried
+    again at once). The patterns are local folds that commute, so the result
+    is the walk's.
+    """
+    from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
+
     patterns = [cls() for cls in CLEANUP_PATTERNS] + list(extra)
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(patterns), apply_recursively=True
-    ).rewrite_module(module)
+    by_name: dict[str, list[RewritePattern]] = {}
+    for pattern in patterns:
+        for name in type(pattern).ROOTS:  # type: ignore[attr-defined]
+            by_name.setdefault(name, []).append(pattern)
+
+    def rewrite(root: Operation) -> None:
+        worklist = [root]
+        while worklist:
+            op = worklist.pop()
+            if op.parent is None:
+                continue  # erased meanwhile
+            for pattern in by_name[op.name]:
+                touched: list[Operation] = []
+                rewriter = PatternRewriter(op)
+                rewriter.operation_insertion_handler.append(touched.append)
+                rewriter.operation_modification_handler.append(touched.append)
+                pattern.match_and_rewrite(op, rewriter)
+                if not rewriter.has_done_action:
+                    continue
+                again = [op, *touched]
+                again += [use.operation for new in touched for r in new.results for use in r.uses]
+                worklist += [o for o in again if o.name in by_name and o.parent is not None]
+                break
+
+    for op in list(module.walk(reverse=True)):
+        if op.parent is None:
+            continue
+        if is_trivially_dead_as_xdsl(op):
+            Rewriter.erase_op(op)
+        elif op.name in by_name:
+            rewrite(op)
 
 
 def nested_in_region_op(op: Operation, prefixes: Sequence[str]) -> bool:

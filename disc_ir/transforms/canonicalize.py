@@ -140,6 +140,16 @@ def _dead_if_unused(op: Operation) -> bool:
     return dead
 
 
+def is_trivially_dead_as_xdsl(op: Operation) -> bool:
+    """xDSL's `is_trivially_dead` (its allocation rule), as its greedy
+    pattern applier erases ops: no result is used and the op has no effect
+    beyond reading or allocating what it defines."""
+    for result in op.results:
+        if result.first_use is not None:
+            return False
+    return _dead_if_unused(op)
+
+
 def _collect_liveness_roots(region: Region, visited: set[int], roots: list[Operation]) -> None:
     """The ids of the ops xDSL's `LiveSet` visits in `region` (blocks reachable
     from the entry, nested regions likewise) into `visited`; those live
