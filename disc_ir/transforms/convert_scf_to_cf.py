@@ -25,7 +25,6 @@ from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -34,6 +33,7 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import SwitchLowering
 
 from disc_ir.ir import builders
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
 
@@ -267,5 +267,5 @@ class ConvertScfToCfPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(scf_to_cf_patterns()), apply_recursively=True
+            greedy_applier(scf_to_cf_patterns()), apply_recursively=True
         ).rewrite_module(op)

@@ -37,12 +37,13 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, llvm
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.transforms.disc_math_approximation import approximate_math
 from disc_ir.transforms.disc_to_llvm import expand_descriptors
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.lowering.arith_to_llvm import arith_to_llvm_patterns
 from disc_ir.transforms.lowering.cf_to_llvm import cf_to_llvm_patterns
 from disc_ir.transforms.lowering.func_to_llvm import func_to_llvm_patterns
@@ -148,7 +149,7 @@ def convert_kernel_module(gpu_module: builtin.Operation) -> None:
         wrapper.body.block.add_op(op)
     try:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(gpu_math_patterns()), apply_recursively=True
+            greedy_applier(gpu_math_patterns()), apply_recursively=True
         ).rewrite_module(wrapper)
         approximate_math(wrapper)
         patterns = [
@@ -159,9 +160,9 @@ def convert_kernel_module(gpu_module: builtin.Operation) -> None:
             *math_to_llvm_patterns(),
             *cf_to_llvm_patterns(),
         ]
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=True
-        ).rewrite_module(wrapper)
+        PatternRewriteWalker(greedy_applier(patterns), apply_recursively=True).rewrite_module(
+            wrapper
+        )
         expand_descriptors(wrapper.walk())
         reconcile_unrealized_casts(wrapper, warn_on_failure=False)
         name = gpu_module.properties.get("sym_name") or gpu_module.attributes.get("sym_name")

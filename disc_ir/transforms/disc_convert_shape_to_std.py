@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -40,6 +39,7 @@ from xdsl.pattern_rewriter import (
 from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.ir import builders
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
 
@@ -241,6 +241,6 @@ class DiscConvertShapeToStandardPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([cls() for cls in SHAPE_TO_STD_PATTERNS]),
+            greedy_applier([cls() for cls in SHAPE_TO_STD_PATTERNS]),
             apply_recursively=True,
         ).rewrite_module(op)

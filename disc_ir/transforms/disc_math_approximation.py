@@ -655,10 +655,10 @@ class PolynomialApproximation(RewritePattern):
 
 def approximate_math(root: Operation) -> None:
     """Apply the approximations under `root` until none applies."""
-    from xdsl.pattern_rewriter import GreedyRewritePatternApplier
+    from disc_ir.transforms.greedy import greedy_applier
 
     walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier([ReuseF32Expansion(), PolynomialApproximation()]),
+        greedy_applier([ReuseF32Expansion(), PolynomialApproximation()]),
         apply_recursively=True,
     )
     for region in root.regions:

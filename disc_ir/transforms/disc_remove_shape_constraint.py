@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -29,6 +28,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
 _CONSTRAINTS = frozenset(["shape.cstr_broadcastable", "shape.cstr_eq", "mhlo.cstr_reshapable"])
@@ -99,7 +99,7 @@ class DiscRemoveShapeConstraintsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(
+            greedy_applier(
                 [RemoveConstraint(), FoldAssumingAll(), InlineAssumingOnTrue(), EraseDeadWitness()]
             ),
             apply_recursively=True,

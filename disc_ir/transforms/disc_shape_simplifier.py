@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -63,6 +62,7 @@ from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
 from disc_ir.transforms.folding import fold_op, materialize_constant
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
 from disc_ir.transforms.registry import register_pass
 
@@ -274,7 +274,7 @@ class CanonicalizeOp(RewritePattern):
 
 def _run_local_patterns(ctx: Context | None, f: func.FuncOp) -> None:
     walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier(
+        greedy_applier(
             [
                 DynamicReshapeShapeInference(),
                 DynamicBroadcastInDimOpSimplifier(),

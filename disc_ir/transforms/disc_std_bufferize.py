@@ -40,7 +40,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -56,6 +55,7 @@ from disc_ir.analysis.bufferization import (
 )
 from disc_ir.dialects.upstream.memref import CastOp as MemrefCastOp
 from disc_ir.ir.builders import index_constant
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
 
@@ -212,7 +212,7 @@ class DiscStdBufferizePass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([cls() for cls in STD_BUFFERIZE_PATTERNS]),
+            greedy_applier([cls() for cls in STD_BUFFERIZE_PATTERNS]),
             apply_recursively=False,
         ).rewrite_module(op)
         cleanup_materializations(op, [ExtractOfToTensor()])

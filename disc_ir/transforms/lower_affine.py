@@ -30,13 +30,13 @@ from xdsl.ir.affine import (
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
 
@@ -158,5 +158,5 @@ class LowerAffinePass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerAffineOps()]), apply_recursively=True
+            greedy_applier([LowerAffineOps()]), apply_recursively=True
         ).rewrite_module(op)
