@@ -24,10 +24,10 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
@@ -84,7 +84,9 @@ class EraseDeadWitness(RewritePattern):
     """A witness nobody uses any more."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name in ("shape.const_witness", "shape.assuming_all") and is_trivially_dead(op):
+        if op.name in ("shape.const_witness", "shape.assuming_all") and is_trivially_dead_as_xdsl(
+            op
+        ):
             rewriter.erase(op)
 
 

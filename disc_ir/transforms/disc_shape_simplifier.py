@@ -52,7 +52,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.traits import HasCanonicalizationPatternsTrait
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.block_order import OpOrder
@@ -61,6 +60,7 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
+from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 from disc_ir.transforms.folding import fold_op, materialize_constant
 from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
@@ -246,7 +246,7 @@ class CanonicalizeOp(RewritePattern):
         return self._cache[key]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if is_trivially_dead(op):
+        if is_trivially_dead_as_xdsl(op):
             rewriter.erase(op)
             return
         folded = fold_op(op)

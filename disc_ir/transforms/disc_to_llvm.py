@@ -33,10 +33,10 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 from disc_ir.transforms.lowering import llvm_builders as builders
 from disc_ir.transforms.lowering.arith_to_llvm import HANDLERS as arith_handlers
 from disc_ir.transforms.lowering.cf_to_llvm import HANDLERS as cf_handlers
@@ -107,7 +107,7 @@ def _lower_ops(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> lis
             op = stack.pop()
             if op.parent is None:  # erased meanwhile
                 continue
-            if all(not r.uses for r in op.results) and is_trivially_dead(op):
+            if all(not r.uses for r in op.results) and is_trivially_dead_as_xdsl(op):
                 rewriter.erase(op)
                 continue
             rewriter.current_operation = op
@@ -171,7 +171,7 @@ def _erase_dead_ops(ops: list[Operation]) -> None:
             op.parent is not None
             and op.results
             and all(not r.uses for r in op.results)
-            and is_trivially_dead(op)
+            and is_trivially_dead_as_xdsl(op)
         ):
             op.detach()
             op.erase()
