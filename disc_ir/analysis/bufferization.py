@@ -42,6 +42,7 @@ from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
 from disc_ir.ir import builders
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
+from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 
 TO_TENSOR = "bufferization.to_tensor"
 TO_MEMREF = ("bufferization.to_memref", "bufferization.to_buffer")
@@ -347,8 +348,6 @@ def cleanup_materializations(module: ModuleOp, extra: Sequence[RewritePattern] =
     again at once). The patterns are local folds that commute, so the result
     is the walk's.
     """
-    from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
-
     patterns = [cls() for cls in CLEANUP_PATTERNS] + list(extra)
     by_name: dict[str, list[RewritePattern]] = {}
     for pattern in patterns:

@@ -107,7 +107,7 @@ def _lower_ops(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> lis
             op = stack.pop()
             if op.parent is None:  # erased meanwhile
                 continue
-            if all(not r.uses for r in op.results) and is_trivially_dead_as_xdsl(op):
+            if is_trivially_dead_as_xdsl(op):
                 rewriter.erase(op)
                 continue
             rewriter.current_operation = op
