@@ -12,6 +12,7 @@ import functools
 import re
 import struct
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -102,6 +103,14 @@ _FAST_LOCATION = re.compile(
 #: plain element type and nothing else (no encoding, layout or memory space):
 #: the text alone decides the type, so its parse is memoised by text.
 _PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>")
+#: A function type over such types and scalars (`(tensor<?x768xf32>, f32) ->
+#: tensor<?x768xf32>`, the tail of most StableHLO / MHLO ops), as printed
+#: (", " between types): memoised by text likewise.
+_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
+_PLAIN_TYPE_LIST = rf"\((?:{_PLAIN_TYPE_TEXT}(?:, {_PLAIN_TYPE_TEXT})*)?\)"
+_PLAIN_FUNCTION_TYPE = re.compile(
+    rf"{_PLAIN_TYPE_LIST} -> (?:{_PLAIN_TYPE_TEXT}|{_PLAIN_TYPE_LIST})(?![\w<.$-])"
+)
 _TYPE_MEMO: dict[str, Attribute] = {}
 _TYPE_MEMO_LIMIT = 1 << 14
 
@@ -174,23 +183,43 @@ class DiscParser(Parser):
         return super().parse_optional_location()
 
     def parse_optional_type(self):  # noqa: ANN201 - xDSL's TypeAttribute | None
-        # Large graphs spell the same few shaped types thousands of times;
-        # xDSL lexes and builds each anew: a type seen before is taken whole.
+        # Large graphs spell the same few shaped and function types thousands
+        # of times; xDSL lexes and builds each anew: a type seen before is
+        # taken whole.
         token = self._current_token
         if token.kind == MLIRTokenKind.BARE_IDENT and token.text in ("tensor", "memref", "vector"):
-            start = token.span.start
-            match = _PLAIN_SHAPED_TYPE.match(self.lexer.input.content, start)
-            if match is not None:
-                text = match.group(0)
-                found = _TYPE_MEMO.get(text)
-                if found is not None:
-                    self._resume_from(match.end())
-                    return found
-                parsed = super().parse_optional_type()
-                if parsed is not None and len(_TYPE_MEMO) < _TYPE_MEMO_LIMIT:
-                    _TYPE_MEMO[text] = parsed
-                return parsed
+            return self._memoised_type(_PLAIN_SHAPED_TYPE, super().parse_optional_type)
         return super().parse_optional_type()
+
+    def parse_optional_function_type(self):  # noqa: ANN201 - xDSL's FunctionType | None
+        # also reached from `parse_optional_type` and generic ops' signatures
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return super().parse_optional_function_type()
+        return self._memoised_type(_PLAIN_FUNCTION_TYPE, super().parse_optional_function_type)
+
+    def _memoised_type(self, pattern: re.Pattern[str], parse: Callable[[], Attribute | None]):  # noqa: ANN202
+        """`parse()`, or the type parsed before from the same text when
+        `pattern` matches at the current token (then parsing resumes after it)."""
+        content = self.lexer.input.content
+        match = pattern.match(content, self._current_token.span.start)
+        if match is None:
+            return parse()
+        text = match.group(0)
+        found = _TYPE_MEMO.get(text)
+        if found is not None:
+            self._resume_from(match.end())
+            return found
+        parsed = parse()
+        # kept only when the parse read exactly the matched text
+        end = self._current_token.span.start
+        if (
+            parsed is not None
+            and len(_TYPE_MEMO) < _TYPE_MEMO_LIMIT
+            and end >= match.end()
+            and not content[match.end() : end].strip()
+        ):
+            _TYPE_MEMO[text] = parsed
+        return parsed
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         module = super().parse_module(allow_implicit_module)
