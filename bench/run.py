@@ -25,7 +25,9 @@ Sections (all by default):
   one call each; total
   wall time including every compile: disc-ir compiles once (export included),
   jax.jit compiles per shape (caches cleared first); torch.compile
-  (dynamic=True) and IREE (static export per shape) when available.
+  (dynamic=True) and IREE (static export per shape) when available. The
+  workload runs 3 times (`--dynamic-repeats`; once with --quick), the
+  systems interleaved in each round; each system's median total counts.
 - `encoder`: a BERT-base encoder of 6, 12 and 24 layers (seq 128) through
   the whole disc-ir CPU pipeline: compile time per phase (linearity in the
   layer count), correctness and runtime against XLA.
@@ -111,6 +113,8 @@ QUICK_PLAN: list[tuple[str, dict[str, int]]] = [
 DYNAMIC_MODEL = "layernorm_gelu"
 DYNAMIC_SHAPES = 32
 QUICK_DYNAMIC_SHAPES = 8
+#: rounds of the dynamic workload (each system's median total is reported)
+DYNAMIC_REPEATS = 3
 ENCODER_LAYERS = (6, 12, 24)
 ENCODER_SIZES = {"batch": 1, "seq": 128}
 RSS_PLAN = ("layernorm_gelu", {"rows": 4096, "hidden": 768})
@@ -251,6 +255,7 @@ def dynamic_workload(
     hidden: int,
     *,
     threads: int | None = None,
+    repeats: int = 1,
     log: Any = print,
 ) -> dict[str, Any]:
     """layernorm+gelu at every row count in `rows`, one call each, per system.
@@ -259,6 +264,12 @@ def dynamic_workload(
     included; its modules are imported before the timer starts, as jax is),
     jax.jit per shape (after `jax.clear_caches()`), torch.compile
     with dynamic=True, IREE per shape (static exports).
+
+    The whole workload runs `repeats` times, the systems interleaved in each
+    round (a drift of the machine's speed hits every system alike); each
+    system reports its median total (`total_s`, every round's in `totals_s`)
+    and that round's compile and per-call times; every round's outputs are
+    checked. A system failing in any round is reported with its error.
     """
     model = M.bench_model(DYNAMIC_MODEL)
     all_sizes = [model.sizes_with(rows=r, hidden=hidden) for r in rows]
@@ -267,34 +278,56 @@ def dynamic_workload(
         "model": DYNAMIC_MODEL,
         "hidden": hidden,
         "rows": list(rows),
+        "repeats": repeats,
         "systems": {},
     }
-    results: dict[str, list[list[np.ndarray]]] = {}
+    rounds: dict[str, list[tuple[list[float], float, float | None, Any]]] = {}
+    results: dict[str, list[list[list[np.ndarray]]]] = {}
+    failed: dict[str, str] = {}
+    for round_index in range(repeats):
+        for name in systems:
+            if name in failed:
+                continue
+            log(f"  dynamic workload: {name} (round {round_index + 1} of {repeats}) ...")
+            try:
+                per_call, total, compile_s, phases, outs = _dynamic_run(
+                    name, model, all_sizes, all_args, threads
+                )
+            except Exception as exc:  # noqa: BLE001 - a failing system is a result
+                failed[name] = error_text(exc)
+                continue
+            rounds.setdefault(name, []).append((per_call, total, compile_s, phases))
+            results.setdefault(name, []).append(outs)
     for name in systems:
-        log(f"  dynamic workload: {name} ...")
-        try:
-            per_call, total, compile_s, phases, outs = _dynamic_run(
-                name, model, all_sizes, all_args, threads
-            )
-        except Exception as exc:  # noqa: BLE001 - a failing system is a result
-            out["systems"][name] = {"status": "error", "error": error_text(exc)}
+        if name in failed:
+            out["systems"][name] = {"status": "error", "error": failed[name]}
             continue
-        results[name] = outs
+        runs = rounds[name]
+        # the median round (the lower middle one for an even count)
+        per_call, total, compile_s, phases = sorted(runs, key=lambda r: r[1])[(len(runs) - 1) // 2]
         out["systems"][name] = {
             "status": "ok",
             "total_s": total,
+            "totals_s": [r[1] for r in runs],
             "compile_s": compile_s,
             "per_call_s": per_call,
         }
         if phases:
             out["systems"][name]["compile_phases_s"] = phases
-    ref = "xla" if "xla" in results else ("numpy" if "numpy" in results else None)
+    ref = "xla" if "xla" in results and "xla" not in failed else None
+    if ref is None and "numpy" in results and "numpy" not in failed:
+        ref = "numpy"
     out["reference"] = ref
-    for name, outs in results.items():
-        if ref is not None:
-            errs = [relative_error(o, r) for o, r in zip(outs, results[ref], strict=True)]
-            worst = max(errs)
-            out["systems"][name]["max_rel_err"] = worst if math.isfinite(worst) else None
+    for name, every_round in results.items():
+        if ref is None or name in failed:
+            continue
+        errs = [
+            relative_error(o, r)
+            for outs in every_round
+            for o, r in zip(outs, results[ref][0], strict=True)
+        ]
+        worst = max(errs)
+        out["systems"][name]["max_rel_err"] = worst if math.isfinite(worst) else None
     disc = out["systems"].get("disc-ir", {})
     xla = out["systems"].get("xla", {})
     if disc.get("status") == "ok" and xla.get("status") == "ok":
@@ -551,7 +584,8 @@ def target_checks(payload: dict[str, Any]) -> list[dict[str, str]]:
             name,
             "PASS" if dyn["speedup_vs_xla"] >= 5.0 else "MISS",
             f"{dyn['speedup_vs_xla']:.2f}x (disc-ir {d['total_s']:.2f} s incl. "
-            f"{d['compile_s']:.2f} s compile; jax.jit {x['total_s']:.2f} s)",
+            f"{d['compile_s']:.2f} s compile; jax.jit {x['total_s']:.2f} s"
+            + (f"; medians of {dyn['repeats']} rounds)" if dyn.get("repeats", 1) > 1 else ")"),
         )
     else:
         add(name, "N/A", "not measured (section off, or disc-ir / jax unavailable)")
@@ -777,15 +811,20 @@ def format_report(payload: dict[str, Any]) -> str:
         lines += [
             "",
             f"dynamic-shape workload: {dyn['model']} at {len(dyn['rows'])} row counts "
-            f"({dyn['rows'][0]}..{dyn['rows'][-1]}) x {dyn['hidden']}, one call each",
+            f"({dyn['rows'][0]}..{dyn['rows'][-1]}) x {dyn['hidden']}, one call each"
+            + (f"; median of {dyn['repeats']} rounds" if dyn.get("repeats", 1) > 1 else ""),
         ]
         for name, e in dyn["systems"].items():
             if e["status"] != "ok":
                 lines.append(f"  {name:<14} ERROR: {e['error']}")
                 continue
             comp = f", compile {e['compile_s']:.2f} s" if e.get("compile_s") is not None else ""
+            rounds = e.get("totals_s", [])
+            spread = (
+                " (rounds " + ", ".join(f"{t:.2f}" for t in rounds) + ")" if len(rounds) > 1 else ""
+            )
             lines.append(
-                f"  {name:<14} total {e['total_s']:>7.2f} s{comp}, "
+                f"  {name:<14} total {e['total_s']:>7.2f} s{spread}{comp}, "
                 f"rel err {_fmt(e.get('max_rel_err'), '.1e')}"
             )
             if e.get("compile_phases_s"):
@@ -923,6 +962,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=None)
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--budget", type=float, default=None, help="seconds of timed calls per system")
+    ap.add_argument(
+        "--dynamic-repeats",
+        type=int,
+        default=None,
+        help=f"rounds of the dynamic workload, median reported (default {DYNAMIC_REPEATS}; "
+        "1 with --quick)",
+    )
     ap.add_argument("--threads", type=int, default=None, help="disc-ir CPU threads (default: all)")
     ap.add_argument("--torch-cache", action="store_true", help="keep inductor's on-disk caches")
     ap.add_argument(
@@ -1033,8 +1079,11 @@ def main(argv: list[str] | None = None) -> int:
         dyn_systems = [n for n in names if not isinstance(systems[n], str)]
         if args.quick:
             dyn_systems = [n for n in dyn_systems if n in ("disc-ir", "xla", "numpy")]
+        dyn_repeats = args.dynamic_repeats
+        if dyn_repeats is None:
+            dyn_repeats = 1 if args.quick else DYNAMIC_REPEATS
         payload["dynamic_workload"] = dynamic_workload(
-            dyn_systems, rows, hidden, threads=args.threads, log=log
+            dyn_systems, rows, hidden, threads=args.threads, repeats=dyn_repeats, log=log
         )
 
     if "encoder" in sections:

@@ -96,6 +96,16 @@ def test_payload_schema_and_report(softmax_record: dict) -> None:
     assert R.check_schema(broken)
 
 
+def test_dynamic_workload_reports_the_median_round() -> None:
+    dyn = R.dynamic_workload(["numpy"], [3, 5, 9], 8, repeats=3, log=lambda _msg: None)
+    entry = dyn["systems"]["numpy"]
+    assert dyn["repeats"] == 3 and len(entry["totals_s"]) == 3
+    assert entry["total_s"] == sorted(entry["totals_s"])[1]
+    assert len(entry["per_call_s"]) == 3
+    assert entry["max_rel_err"] == 0.0  # every round checked against the first
+    assert "median of 3 rounds" in R.format_report({"dynamic_workload": dyn, "results": []})
+
+
 class _Wrong(System):
     """A system that answers with the wrong values (the check must catch it)."""
 
