@@ -50,6 +50,7 @@ from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op
 from disc_ir.analysis.fusion_pattern import (
     FusionPattern,
     OpFacts,
+    fusion_body_ops,
     fusion_name,
     generate_signature,
     is_gpu_memref,
@@ -638,8 +639,13 @@ def _blocks_to_fuse(f: func.FuncOp) -> list[Block]:
     return out
 
 
-def apply_fusion_plan(plan: list[FusionPattern], max_fusions: int | None = None) -> int:
-    """Wrap each pattern's ops in an `lmhlo.fusion`; the number of fusions made."""
+def apply_fusion_plan(
+    plan: list[FusionPattern],
+    max_fusions: int | None = None,
+    made_from: dict[Operation, FusionPattern] | None = None,
+) -> int:
+    """Wrap each pattern's ops in an `lmhlo.fusion`; the number of fusions made
+    (each recorded in `made_from`, fusion -> its pattern, when given)."""
     made = 0
     for pattern in plan:
         if max_fusions is not None and made >= max_fusions:
@@ -659,12 +665,23 @@ def apply_fusion_plan(plan: list[FusionPattern], max_fusions: int | None = None)
         out = result_buffer(dominant)
         device = "gpu" if out is not None and is_gpu_memref(out) else "cpu"
         set_fusion_attrs(fusion, pattern.fusion_type, device)
+        if made_from is not None:
+            made_from[fusion] = pattern
         made += 1
     return made
 
 
-def name_fusions(f: func.FuncOp, shape_analysis: ShapeAnalysis) -> None:
-    """Name each unnamed fusion `<func>_<signature>_<counter>`, BladeDISC's way."""
+def name_fusions(
+    f: func.FuncOp,
+    shape_analysis: ShapeAnalysis,
+    made_from: dict[Operation, FusionPattern] | None = None,
+) -> None:
+    """Name each unnamed fusion `<func>_<signature>_<counter>`, BladeDISC's way.
+
+    The signature is that of the fusion's pattern, re-made from the fusion
+    op; for the fusions in `made_from`, whose type the plan already knows,
+    without running the strategy's analysis again."""
+    made_from = made_from or {}
     fusions = [op for op in f.walk() if op.name == "lmhlo.fusion"]
     names = {fusion_name(op) for op in fusions if fusion_name(op)}
     counters: dict[str, int] = {}
@@ -672,7 +689,15 @@ def name_fusions(f: func.FuncOp, shape_analysis: ShapeAnalysis) -> None:
     for op in fusions:
         if fusion_name(op):
             continue
-        signature = generate_signature(FusionPattern.from_fusion_op(op, shape_analysis))
+        planned = made_from.get(op)
+        if planned is None:
+            pattern = FusionPattern.from_fusion_op(op, shape_analysis)
+        else:
+            # the roots and results of the body as it now stands (the planned
+            # pattern lists them in merge order), the type as planned
+            pattern = FusionPattern(fusion_body_ops(op))
+            pattern.fusion_type = planned.fusion_type
+        signature = generate_signature(pattern)
         if signature not in names:
             names.add(signature)
             counters[signature] = 0
@@ -720,6 +745,7 @@ class DiscFusionPass(ModulePass):
         )
         max_fusions = _env_int("DISC_DEBUG_MAX_FUSION_NUMBER")
         total = 0
+        made_from: dict[Operation, FusionPattern] = {}
         for block in _blocks_to_fuse(f):
             plan = FusionPlanner(pipeline, block, shape_analysis).run()
             if plan is None:
@@ -727,7 +753,7 @@ class DiscFusionPass(ModulePass):
                     f"@{f.sym_name.data}: an error occurs while trying to find fusion candidates"
                 )
             remaining = None if max_fusions is None else max(0, max_fusions - total)
-            apply_fusion_plan(plan, remaining)
+            apply_fusion_plan(plan, remaining, made_from)
             total += len(plan)
         expected = _env_int("DISC_EXPECTED_KERNELS_IN_UT")
         if expected is not None and expected >= 0 and expected != total:
@@ -735,7 +761,7 @@ class DiscFusionPass(ModulePass):
                 f"@{f.sym_name.data}: fusion pattern number is not as expected "
                 f"({expected} vs {total})"
             )
-        name_fusions(f, shape_analysis)
+        name_fusions(f, shape_analysis, made_from)
 
 
 __all__ = ["DiscFusionPass", "FusionPlanner", "apply_fusion_plan", "name_fusions"]
