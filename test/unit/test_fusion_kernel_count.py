@@ -419,3 +419,29 @@ def test_gpu_base_kernel_count(layer_text: str, monkeypatch: pytest.MonkeyPatch)
 
 def fusion_types_of(op: Operation) -> str:
     return op.attributes["disc.fusion_type"].data  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("strategy", ["base", "stitch"])
+def test_fusions_are_named_by_their_signature_without_a_new_analysis(
+    layer_text: str, monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    """Each fusion the pass makes is named `<func>_<signature>_<n>`, the
+    signature of its pattern as re-read from the IR, without the strategy
+    analysing the fusion again for it."""
+    from disc_ir.analysis.fusion_pattern import fusion_name, generate_signature
+
+    def no_reanalysis(*_args: object) -> FusionPattern:
+        raise AssertionError("a made fusion was analysed again to name it")
+
+    module = _module(layer_text)
+    with monkeypatch.context() as patch:
+        patch.setattr(FusionPattern, "from_fusion_op", no_reanalysis)
+        _fuse(module, gpu_enabled=False, fusion_strategy=strategy)
+    f = next(o for o in module.walk() if o.name == "func.func")
+    shape_analysis = ShapeAnalysis(f)
+    fusions = [op for op in _top_ops(module) if op.name == "lmhlo.fusion"]
+    assert fusions
+    for fusion in fusions:
+        signature = generate_signature(FusionPattern.from_fusion_op(fusion, shape_analysis))
+        name = fusion_name(fusion)
+        assert re.fullmatch(rf"{f.sym_name.data}_{re.escape(signature)}_\d+", name), name
