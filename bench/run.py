@@ -282,8 +282,12 @@ def dynamic_workload(
         "systems": {},
     }
     rounds: dict[str, list[tuple[list[float], float, float | None, Any]]] = {}
-    results: dict[str, list[list[list[np.ndarray]]]] = {}
+    # the first round's outputs; a later round's are compared on arrival with
+    # the reference's first ones (keeping every round's would take GBs)
+    first: dict[str, list[list[np.ndarray]]] = {}
+    errors: dict[str, list[float]] = {}
     failed: dict[str, str] = {}
+    ref: str | None = None
     for round_index in range(repeats):
         for name in systems:
             if name in failed:
@@ -297,7 +301,14 @@ def dynamic_workload(
                 failed[name] = error_text(exc)
                 continue
             rounds.setdefault(name, []).append((per_call, total, compile_s, phases))
-            results.setdefault(name, []).append(outs)
+            if round_index == 0:
+                first[name] = outs
+            elif ref is not None:
+                errors.setdefault(name, []).extend(
+                    relative_error(o, r) for o, r in zip(outs, first[ref], strict=True)
+                )
+        if round_index == 0:
+            ref = "xla" if "xla" in first else ("numpy" if "numpy" in first else None)
     for name in systems:
         if name in failed:
             out["systems"][name] = {"status": "error", "error": failed[name]}
@@ -314,19 +325,12 @@ def dynamic_workload(
         }
         if phases:
             out["systems"][name]["compile_phases_s"] = phases
-    ref = "xla" if "xla" in results and "xla" not in failed else None
-    if ref is None and "numpy" in results and "numpy" not in failed:
-        ref = "numpy"
     out["reference"] = ref
-    for name, every_round in results.items():
+    for name, outs in first.items():
         if ref is None or name in failed:
             continue
-        errs = [
-            relative_error(o, r)
-            for outs in every_round
-            for o, r in zip(outs, results[ref][0], strict=True)
-        ]
-        worst = max(errs)
+        errs = [relative_error(o, r) for o, r in zip(outs, first[ref], strict=True)]
+        worst = max(errs + errors.get(name, []))
         out["systems"][name]["max_rel_err"] = worst if math.isfinite(worst) else None
     disc = out["systems"].get("disc-ir", {})
     xla = out["systems"].get("xla", {})

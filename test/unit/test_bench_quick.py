@@ -106,6 +106,29 @@ def test_dynamic_workload_reports_the_median_round() -> None:
     assert "median of 3 rounds" in R.format_report({"dynamic_workload": dyn, "results": []})
 
 
+def test_dynamic_workload_checks_the_later_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system answering right in the first round and wrong in a later one
+    is caught: the later rounds are compared with the reference too."""
+    real = R._dynamic_run
+    calls = {"numpy": 0}
+
+    def run(name, model, all_sizes, all_args, threads):  # noqa: ANN001, ANN202
+        per_call, total, compile_s, phases, outs = real(
+            "numpy", model, all_sizes, all_args, threads
+        )
+        if name == "late":
+            calls["numpy"] += 1
+            if calls["numpy"] == 2:
+                outs = [[o + 1.0 for o in call] for call in outs]
+        return per_call, total, compile_s, phases, outs
+
+    monkeypatch.setattr(R, "_dynamic_run", run)
+    dyn = R.dynamic_workload(["numpy", "late"], [3, 5], 8, repeats=2, log=lambda _msg: None)
+    assert dyn["reference"] == "numpy"
+    assert dyn["systems"]["numpy"]["max_rel_err"] == 0.0
+    assert dyn["systems"]["late"]["max_rel_err"] > 0.1
+
+
 class _Wrong(System):
     """A system that answers with the wrong values (the check must catch it)."""
 
