@@ -542,7 +542,11 @@ def _lower_to_llvm_ir(
     _reject_unsupported_element_types(module, target)
     from disc_ir.frontends.control_flow import lower_static_control_flow
     from disc_ir.frontends.conv_lhs_dilation import expand_lhs_dilation
-    from disc_ir.frontends.runtime_checks import RuntimeCheckError, insert_slice_bounds_checks
+    from disc_ir.frontends.runtime_checks import (
+        RuntimeCheckError,
+        insert_broadcast_checks,
+        insert_slice_bounds_checks,
+    )
     from disc_ir.transforms.cse import cse
 
     lower_static_control_flow(module)
@@ -556,6 +560,8 @@ def _lower_to_llvm_ir(
     # would merge them after three passes; merged up front, those passes
     # see the smaller graph (the IR after that CSE is the same).
     cse(module)
+    # after the CSE: the shape analysis then proves more broadcasts valid
+    insert_broadcast_checks(module)
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)

@@ -16,6 +16,18 @@ Slices whose bounds are constants on a static operand are checked now: an
 invalid one is a `RuntimeCheckError`, a valid one gets no run-time check. The
 check's ops are placed on the host (`disc.device = "cpu"`), where the slice's
 bounds are read anyway.
+
+`mhlo.dynamic_broadcast_in_dim(%x, %shape)` takes its result shape as a
+tensor: each dim of `%x` must be 1 or the size of the result dim it maps to,
+else the generated code reads `%x` out of bounds or broadcasts the wrong
+values. `insert_broadcast_checks(module)` asserts that before each such
+broadcast, for the dims the shape analysis cannot prove (JAX's exports prove
+nearly all: their shapes come from the same dimension sizes); dims marked
+`known_expanding_dimensions` / `known_nonexpanding_dimensions` are taken as
+marked, and a static dim of `%x` equal to the result type's is taken as
+typed. The shape is read from `%shape` when it holds integers, from the
+tensor a `shape.shape_of` measured when it holds indices (else the
+broadcast is left unchecked); the failed assertion names both shapes.
 """
 
 from __future__ import annotations
@@ -32,7 +44,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
+from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.mhlo_builder import MhloBuilder
 
 _HOST = StringAttr("cpu")
@@ -163,6 +178,118 @@ def _check_slice(op: Operation, rewriter: Rewriter) -> None:
         op.operands[index] = b.op("mhlo.select", [empty, bound, b.const(fill, bound)], bound.type)
 
 
+def _index_of_shape_of(shape: SSAValue) -> SSAValue | None:
+    """The tensor whose `shape.shape_of` (through `tensor.cast`s) is `shape`."""
+    while isinstance(shape, OpResult) and shape.op.name == "tensor.cast":
+        shape = shape.op.operands[0]
+    if isinstance(shape, OpResult) and shape.op.name == "shape.shape_of":
+        return shape.op.operands[0]
+    return None
+
+
+def _unproven_broadcast_dims(op: Operation, analysis: ShapeAnalysis) -> list[tuple[int, int]]:
+    """(operand dim, result dim) pairs of a `mhlo.dynamic_broadcast_in_dim`
+    whose validity (operand dim 1 or equal to the result dim) is not known."""
+    operand, result = op.operands[0], op.results[0]
+    in_type, out_type = operand.type, result.type
+    if not isinstance(in_type, TensorType) or not isinstance(out_type, TensorType):
+        return []
+    in_shape, out_shape = tuple(in_type.get_shape()), tuple(out_type.get_shape())
+    dims = ints(inherent_attr(op, "broadcast_dimensions"))
+    marked = set(ints(inherent_attr(op, "known_expanding_dimensions")))
+    marked |= set(ints(inherent_attr(op, "known_nonexpanding_dimensions")))
+    unproven: list[tuple[int, int]] = []
+    for i, rd in enumerate(dims):
+        if i >= len(in_shape) or rd >= len(out_shape) or i in marked or in_shape[i] == 1:
+            continue
+        if in_shape[i] != DYNAMIC_INDEX:
+            if (
+                out_shape[rd] == in_shape[i]
+                or analysis.get_dim_value_if_const(result, rd) == (in_shape[i])
+            ):
+                continue
+        elif analysis.is_dim_equal(operand, i, result, rd) or (
+            analysis.get_dim_value_if_const(operand, i) == 1
+        ):
+            continue
+        unproven.append((i, rd))
+    return unproven
+
+
+def _element(b: MhloBuilder, vector: SSAValue, index: int) -> SSAValue:
+    """`tensor<1xi64>`: element `index` of the 1-d `vector`."""
+    attrs = {
+        "start_indices": DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [index]),
+        "limit_indices": DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [index + 1]),
+        "strides": DenseIntOrFPElementsAttr.from_list(TensorType(i64, [1]), [1]),
+    }
+    return b.op("mhlo.slice", [vector], TensorType(i64, [1]), attrs)
+
+
+def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter) -> bool:
+    """Assert before `op` that its unproven dims are valid; whether one was added."""
+    unproven = _unproven_broadcast_dims(op, analysis)
+    if not unproven:
+        return False
+    operand, shape = op.operands[0], op.operands[1]
+    out_rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+    shape_type = shape.type
+    measured = None
+    if not isinstance(shape_type, TensorType) or not isinstance(
+        shape_type.get_element_type(), IntegerType
+    ):
+        measured = _index_of_shape_of(shape)
+        if measured is None:
+            return False  # an index shape computed otherwise: left unchecked
+    b = MhloBuilder(rewriter, op, {"disc.device": _HOST})
+    in_dims = b.dims_i64(operand)
+    out_dims = b.dims_i64(measured) if measured is not None else _as_i64(b, shape, out_rank)
+    count = len(unproven)
+    ins = b.concat_i64([_element(b, in_dims, i) for i, _ in unproven])
+    outs = b.concat_i64([_element(b, out_dims, rd) for _, rd in unproven])
+    flags_type = TensorType(IntegerType(1), [count])
+    unit = b.compare("EQ", ins, _splat_i64(b, 1, count), "SIGNED")
+    ok = b.op("mhlo.or", [unit, b.compare("EQ", ins, outs, "SIGNED")], flags_type)
+    pred = _all_true(b, ok, count)
+    in_rank = len(operand.type.get_shape())  # type: ignore[attr-defined]
+
+    def fields(first: int, n: int) -> str:
+        return ", ".join(f"{{{first + d}}}" for d in range(n))
+
+    pairs = ", ".join(f"{i} -> {rd}" for i, rd in unproven)
+    message = (
+        f"mhlo.dynamic_broadcast_in_dim of an operand of shape ({fields(0, in_rank)}) to "
+        f"shape ({fields(in_rank, out_rank)}): each operand dimension must be 1 or the "
+        f"size of the result dimension it maps to (operand -> result: {pairs})"
+    )
+    call = shape_assertion_call(pred, b.concat_i64([in_dims, out_dims]), StringAttr(message))
+    call.location = op.location
+    rewriter.insert_op(call, InsertPoint.before(op))
+    return True
+
+
+def insert_broadcast_checks(module: ModuleOp) -> int:
+    """Add the run-time check of every `mhlo.dynamic_broadcast_in_dim` of
+    `module` whose dims the shape analysis cannot prove valid (the module
+    docstring); returns how many were added."""
+    from xdsl.dialects import func
+
+    from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH
+
+    rewriter = Rewriter()
+    added = 0
+    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
+        if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
+            continue
+        broadcasts = [o for o in f.walk() if o.name == "mhlo.dynamic_broadcast_in_dim"]
+        if not broadcasts:
+            continue
+        analysis = ShapeAnalysis(f)
+        for op in broadcasts:
+            added += _check_broadcast(op, analysis, rewriter)
+    return added
+
+
 def insert_slice_bounds_checks(module: ModuleOp) -> int:
     """Add the bounds check of every `mhlo.real_dynamic_slice` of `module` (the
     module docstring); returns how many run-time checks were added. Raises
@@ -177,4 +304,4 @@ def insert_slice_bounds_checks(module: ModuleOp) -> int:
     return added
 
 
-__all__ = ["RuntimeCheckError", "insert_slice_bounds_checks"]
+__all__ = ["RuntimeCheckError", "insert_broadcast_checks", "insert_slice_bounds_checks"]

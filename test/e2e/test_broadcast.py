@@ -5,6 +5,8 @@ as chlo's broadcasting ops lower to)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -37,6 +39,84 @@ def test_dynamic_row_col_scalar(row_col_scalar, shape):
     s = np.array(np.float32(0.375))
     (out,) = run(row_col_scalar, x, row, col, s)
     check(out, (x + row[None, :]) * col[:, None] - s)
+
+
+@pytest.mark.parametrize("row_size", [7, 14, 12])
+def test_dynamic_broadcast_of_a_mismatched_dim_raises(row_col_scalar, row_size):
+    """An operand dim that is neither 1 nor the result dim it maps to raises
+    the compile driver's check, naming both shapes, instead of broadcasting
+    the wrong values (or reading past the operand); the executable keeps
+    working afterwards, a size-1 operand dim included."""
+    from disc_ir.runtime import ShapeAssertionError
+
+    gen = rng("rcs_bad", row_size)
+    x, col = rand(gen, (5, 13)), rand(gen, (5,))
+    s = np.array(np.float32(0.5))
+    want = (
+        f"mhlo.dynamic_broadcast_in_dim of an operand of shape ({row_size}) to shape (5, 13): "
+        "each operand dimension must be 1 or the size of the result dimension it maps to "
+        "(operand -> result: 0 -> 1)"
+    )
+    with pytest.raises(ShapeAssertionError, match=re.escape(want)):
+        run(row_col_scalar, x, rand(gen, (row_size,)), col, s)
+    one = rand(gen, (1,))
+    (out,) = run(row_col_scalar, x, one, col, s)
+    check(out, (x + one[None, :]) * col[:, None] - s)
+
+
+# The shape as JAX's exports compute it: integer dimension sizes of another
+# input, joined; a mismatch raises too.
+I32_SHAPE = """
+func.func @main(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %d0 = "mhlo.get_dimension_size"(%x) {dimension = 0 : i64} : (tensor<?x?xf32>) -> tensor<i32>
+  %d1 = "mhlo.get_dimension_size"(%x) {dimension = 1 : i64} : (tensor<?x?xf32>) -> tensor<i32>
+  %r0 = mhlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+  %r1 = mhlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+  %shape = "mhlo.concatenate"(%r0, %r1) {dimension = 0 : i64} : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %bb = "mhlo.dynamic_broadcast_in_dim"(%b, %shape) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  %0 = mhlo.add %x, %bb : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_dynamic_broadcast_to_an_integer_shape_is_checked():
+    from disc_ir.runtime import ShapeAssertionError
+
+    exe = compiled(I32_SHAPE)
+    gen = rng("i32_shape", 0)
+    x, b = rand(gen, (3, 8)), rand(gen, (8,))
+    (out,) = run(exe, x, b)
+    check(out, x + b[None, :])
+    with pytest.raises(
+        ShapeAssertionError, match=re.escape("operand of shape (6) to shape (3, 8)")
+    ):
+        run(exe, x, rand(gen, (6,)))
+
+
+def _checks_added(text: str) -> int:
+    from disc_ir.frontends.runtime_checks import insert_broadcast_checks
+    from disc_ir.ir.context import make_context
+    from disc_ir.ir.parser import parse_module
+
+    return insert_broadcast_checks(parse_module(make_context(), text))
+
+
+def test_dynamic_broadcasts_proven_valid_get_no_check():
+    """Only the dims the shape analysis cannot prove are checked: none for a
+    broadcast to the operand's own shape, a size-1 operand dim, or dims
+    marked known (non)expanding; one for a shape taken from another input."""
+    own = """
+func.func @main(%x: tensor<?x?xf32>, %u: tensor<1x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %shape = shape.shape_of %x : tensor<?x?xf32> -> tensor<2xindex>
+  %0 = "mhlo.dynamic_broadcast_in_dim"(%x, %shape) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %1 = "mhlo.dynamic_broadcast_in_dim"(%u, %shape) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>, known_nonexpanding_dimensions = dense<1> : tensor<1xi64>} : (tensor<1x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+"""
+    assert _checks_added(own) == 0
+    assert _checks_added(ROW_COL_SCALAR) == 2  # the row and the column
+    assert _checks_added(I32_SHAPE) == 1
 
 
 # Static and mixed: a static bias broadcast into a tensor whose leading dim is dynamic,
