@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from disc_ir.analysis.placement import SHAPE_OP_ATTR, true_attr
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
@@ -241,7 +242,8 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
         measured = _index_of_shape_of(shape)
         if measured is None:
             return False  # an index shape computed otherwise: left unchecked
-    b = MhloBuilder(rewriter, op, {"disc.device": _HOST})
+    # shape arithmetic on the host: marked so, it is never fused into kernels
+    b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
     in_dims = b.dims_i64(operand)
     out_dims = b.dims_i64(measured) if measured is not None else _as_i64(b, shape, out_rank)
     count = len(unproven)
@@ -258,9 +260,10 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
 
     pairs = ", ".join(f"{i} -> {rd}" for i, rd in unproven)
     message = (
-        f"mhlo.dynamic_broadcast_in_dim of an operand of shape ({fields(0, in_rank)}) to "
-        f"shape ({fields(in_rank, out_rank)}): each operand dimension must be 1 or the "
-        f"size of the result dimension it maps to (operand -> result: {pairs})"
+        f"an operand of shape ({fields(0, in_rank)}) broadcast to shape "
+        f"({fields(in_rank, out_rank)}) by mhlo.dynamic_broadcast_in_dim: each operand "
+        f"dimension must be 1 or the size of the result dimension it maps to "
+        f"(operand -> result: {pairs})"
     )
     call = shape_assertion_call(pred, b.concat_i64([in_dims, out_dims]), StringAttr(message))
     call.location = op.location

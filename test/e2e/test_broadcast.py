@@ -53,9 +53,9 @@ def test_dynamic_broadcast_of_a_mismatched_dim_raises(row_col_scalar, row_size):
     x, col = rand(gen, (5, 13)), rand(gen, (5,))
     s = np.array(np.float32(0.5))
     want = (
-        f"mhlo.dynamic_broadcast_in_dim of an operand of shape ({row_size}) to shape (5, 13): "
-        "each operand dimension must be 1 or the size of the result dimension it maps to "
-        "(operand -> result: 0 -> 1)"
+        f"an operand of shape ({row_size}) broadcast to shape (5, 13) by "
+        "mhlo.dynamic_broadcast_in_dim: each operand dimension must be 1 or the size of the "
+        "result dimension it maps to (operand -> result: 0 -> 1)"
     )
     with pytest.raises(ShapeAssertionError, match=re.escape(want)):
         run(row_col_scalar, x, rand(gen, (row_size,)), col, s)
@@ -89,7 +89,7 @@ def test_dynamic_broadcast_to_an_integer_shape_is_checked():
     (out,) = run(exe, x, b)
     check(out, x + b[None, :])
     with pytest.raises(
-        ShapeAssertionError, match=re.escape("operand of shape (6) to shape (3, 8)")
+        ShapeAssertionError, match=re.escape("operand of shape (6) broadcast to shape (3, 8)")
     ):
         run(exe, x, rand(gen, (6,)))
 
