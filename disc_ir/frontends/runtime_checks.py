@@ -32,6 +32,7 @@ broadcast is left unchecked); the failed assertion names both shapes.
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -45,7 +46,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.analysis.placement import SHAPE_OP_ATTR, true_attr
-from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
 from disc_ir.ir.attrs import inherent_attr
@@ -206,7 +207,7 @@ def _unproven_broadcast_dims(op: Operation, analysis: ShapeAnalysis) -> list[tup
         if in_shape[i] != DYNAMIC_INDEX:
             if (
                 out_shape[rd] == in_shape[i]
-                or analysis.get_dim_value_if_const(result, rd) == (in_shape[i])
+                or analysis.get_dim_value_if_const(result, rd) == in_shape[i]
             ):
                 continue
         elif analysis.is_dim_equal(operand, i, result, rd) or (
@@ -275,10 +276,6 @@ def insert_broadcast_checks(module: ModuleOp) -> int:
     """Add the run-time check of every `mhlo.dynamic_broadcast_in_dim` of
     `module` whose dims the shape analysis cannot prove valid (the module
     docstring); returns how many were added."""
-    from xdsl.dialects import func
-
-    from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH
-
     rewriter = Rewriter()
     added = 0
     for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
