@@ -275,7 +275,7 @@ def test_inspection_and_dump_dir(tmp_path):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names[:3] == ["00_input.mlir", "01_tensor.mlir", "02_placement.mlir"]
     assert {"07_llvm.mlir", "module.ll", "module.opt.ll", "constants.discmeta"} <= set(names)
-    assert len(exe.constants) == 2  # the reductions' init values
+    assert len(exe.constants) == 3  # the reductions' init values, the bias check's 1
 
 
 def test_disc_compile_writes_llvm_ir_and_constants(tmp_path, capsys):
