@@ -60,7 +60,6 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 from disc_ir.transforms.folding import fold_op, materialize_constant
 from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
@@ -246,9 +245,7 @@ class CanonicalizeOp(RewritePattern):
         return self._cache[key]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if is_trivially_dead_as_xdsl(op):
-            rewriter.erase(op)
-            return
+        # (dead ops are erased before this pattern runs: `greedy_applier`)
         folded = fold_op(op)
         if folded is not None:
             new_ops: list[Operation] = []

@@ -167,12 +167,7 @@ def _erase_dead_ops(ops: list[Operation]) -> None:
     field), users before their operands so that whole dead chains go in one
     sweep."""
     for op in reversed(ops):
-        if (
-            op.parent is not None
-            and op.results
-            and all(not r.uses for r in op.results)
-            and is_trivially_dead_as_xdsl(op)
-        ):
+        if op.parent is not None and op.results and is_trivially_dead_as_xdsl(op):
             op.detach()
             op.erase()
 
