@@ -11,7 +11,8 @@ the result (a failing or missing peer never stops the bench).
   once per model by `disc_ir.compile` (IR verification off, as the API
   compiles); the same Executable serves every size. Phases: `export` (jax
   tracing and lowering) then the Executable's `compile_times` (parse, the
-  pipeline phases tensor ... llvm, translate, jit). Without jax, or when the
+  pipeline phases tensor ... llvm, translate, jit, and `other`: the rest of
+  `disc_ir.compile`'s wall time, e.g. its final garbage collection). Without jax, or when the
   export does not compile, the hand-written MHLO of bench/graphs/ is used and
   the reason recorded in `info`.
 - `xla`: `jax.jit` on the host CPU, compiled per shape (`trace+lower`,

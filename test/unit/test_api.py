@@ -10,6 +10,7 @@ import functools
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -148,7 +149,20 @@ def test_tutorial_two_shapes_one_compile():
         close(probs, expected)
         close(out, expected.reshape(f, n))
     assert exe.compile_seconds > 0
-    assert set(exe.compile_times) >= {"tensor", "codegen", "llvm", "jit"}
+    assert set(exe.compile_times) >= {"tensor", "codegen", "llvm", "jit", "other"}
+
+
+def test_compile_times_add_up_to_the_wall_time_of_compile():
+    """`compile_times` accounts for all of `compile`'s wall time (what is not a
+    phase, e.g. the garbage collection ending the lowering, is `other`)."""
+    t0 = time.perf_counter()
+    exe = disc_ir.compile(TUTORIAL, keep_ir=False)
+    wall = time.perf_counter() - t0
+    try:
+        assert exe.compile_times["other"] >= 0
+        assert wall - 0.01 <= exe.compile_seconds <= wall
+    finally:
+        exe.close()
 
 
 @pytest.mark.parametrize("shape", SHAPES)
