@@ -26,16 +26,19 @@ nearly all: their shapes come from the same dimension sizes); dims marked
 `known_expanding_dimensions` / `known_nonexpanding_dimensions` are taken as
 marked, and a static dim of `%x` equal to the result type's is taken as
 typed. The shape is read from `%shape` when it holds integers, from the
-tensor a `shape.shape_of` measured when it holds indices (else the
-broadcast is left unchecked); the failed assertion names both shapes.
+tensor a `shape.shape_of` measured when it is that op's indices, else
+element by element from the index tensor (`tensor.from_elements` of dims,
+`shape.broadcast`...); the failed assertion names both shapes.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
@@ -94,6 +97,25 @@ def _as_i64(b: MhloBuilder, value: SSAValue, rank: int) -> SSAValue:
     if t.get_element_type() == i64:
         return value
     return b.op("mhlo.convert", [value], TensorType(i64, [rank]))
+
+
+def _index_shape_as_i64(
+    rewriter: Rewriter, anchor: Operation, shape: SSAValue, rank: int
+) -> SSAValue:
+    """`tensor<rank x i64>`: the index tensor `shape`'s elements, read on the
+    host before `anchor` (`tensor.extract`, `arith.index_cast`) and joined
+    (`tensor.from_elements`)."""
+    made: list[Operation] = []
+    values: list[SSAValue] = []
+    for d in range(rank):
+        at = arith.ConstantOp(IntegerAttr(d, IndexType()))
+        element = tensor.ExtractOp(shape, [at.result], IndexType())
+        cast = arith.IndexCastOp(element.result, i64)
+        made += [at, element, cast]
+        values.append(cast.result)
+    joined = tensor.FromElementsOp(*values, result_type=TensorType(i64, [rank]))
+    rewriter.insert_op([*made, joined], InsertPoint.before(anchor))
+    return joined.results[0]
 
 
 def _all_true(b: MhloBuilder, flags: SSAValue, rank: int) -> SSAValue:
@@ -236,17 +258,21 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
     operand, shape = op.operands[0], op.operands[1]
     out_rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
     shape_type = shape.type
-    measured = None
-    if not isinstance(shape_type, TensorType) or not isinstance(
-        shape_type.get_element_type(), IntegerType
-    ):
-        measured = _index_of_shape_of(shape)
-        if measured is None:
-            return False  # an index shape computed otherwise: left unchecked
+    if not isinstance(shape_type, TensorType):
+        return False
+    integers = isinstance(shape_type.get_element_type(), IntegerType)
+    measured = None if integers else _index_of_shape_of(shape)
+    if not integers and measured is None and shape_type.get_shape() != (out_rank,):
+        return False  # an index vector of unknown length: the op's verifier decides
     # shape arithmetic on the host: marked so, it is never fused into kernels
     b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
     in_dims = b.dims_i64(operand)
-    out_dims = b.dims_i64(measured) if measured is not None else _as_i64(b, shape, out_rank)
+    if integers:
+        out_dims = _as_i64(b, shape, out_rank)
+    elif measured is not None:
+        out_dims = b.dims_i64(measured)
+    else:
+        out_dims = _index_shape_as_i64(rewriter, op, shape, out_rank)
     count = len(unproven)
     ins = b.concat_i64([_element(b, in_dims, i) for i, _ in unproven])
     outs = b.concat_i64([_element(b, out_dims, rd) for _, rd in unproven])

@@ -94,6 +94,43 @@ def test_dynamic_broadcast_to_an_integer_shape_is_checked():
         run(exe, x, rand(gen, (6,)))
 
 
+# The shape as hand-written MHLO often builds it: index dims of another
+# input, joined by `tensor.from_elements`; the check reads its elements.
+FROM_ELEMENTS_SHAPE = """
+func.func @main(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %shape = tensor.from_elements %d0, %d1 : tensor<2xindex>
+  %bb = "mhlo.dynamic_broadcast_in_dim"(%b, %shape) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  %0 = mhlo.add %x, %bb : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("shape", [(3, 8), (1, 1), (17, 300)], ids=str)
+def test_dynamic_broadcast_to_an_index_shape_of_elements_is_checked(shape):
+    """An index shape not measured by `shape.shape_of` is read element by
+    element: a valid bias broadcasts (a size-1 one too), a mismatched one
+    raises instead of giving a silent wrong answer."""
+    from disc_ir.runtime import ShapeAssertionError
+
+    exe = compiled(FROM_ELEMENTS_SHAPE)
+    gen = rng("from_elements", shape)
+    m, n = shape
+    x = rand(gen, shape)
+    for b in (rand(gen, (n,)), rand(gen, (1,))):
+        (out,) = run(exe, x, b)
+        check(out, x + b[None, :])
+    with pytest.raises(
+        ShapeAssertionError,
+        match=re.escape(f"an operand of shape ({n + 2}) broadcast to shape ({m}, {n})"),
+    ):
+        run(exe, x, rand(gen, (n + 2,)))
+
+
 def _checks_added(text: str) -> int:
     from disc_ir.frontends.runtime_checks import insert_broadcast_checks
     from disc_ir.ir.context import make_context
@@ -117,6 +154,7 @@ func.func @main(%x: tensor<?x?xf32>, %u: tensor<1x?xf32>) -> (tensor<?x?xf32>, t
     assert _checks_added(own) == 0
     assert _checks_added(ROW_COL_SCALAR) == 2  # the row and the column
     assert _checks_added(I32_SHAPE) == 1
+    assert _checks_added(FROM_ELEMENTS_SHAPE) == 1
 
 
 # Static and mixed: a static bias broadcast into a tensor whose leading dim is dynamic,
