@@ -29,6 +29,15 @@ typed. The shape is read from `%shape` when it holds integers, from the
 tensor a `shape.shape_of` measured when it is that op's indices, else
 element by element from the index tensor (`tensor.from_elements` of dims,
 `shape.broadcast`...); the failed assertion names both shapes.
+
+chlo's implicitly broadcasting ops (`chlo.broadcast_add`, ...,
+`chlo.broadcast_select`) need each pair of aligned operand dims (numpy's
+trailing alignment, or `broadcast_dimensions`) to be equal or hold a 1:
+mlir-hlo's legalization asserts it with `shape.cstr_broadcastable`, which
+BladeDISC's pipeline drops, and the broadcasts it makes would give a result
+of the wrong shape. The same function asserts it before each such op, for
+the pairs the shape analysis cannot prove; the message names the op, both
+operands' shapes and the dims.
 """
 
 from __future__ import annotations
@@ -56,6 +65,8 @@ from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.mhlo_builder import MhloBuilder
 
 _HOST = StringAttr("cpu")
+#: the implicitly broadcasting chlo ops (`chlo.broadcast_add`, ..., `broadcast_select`)
+_CHLO_BROADCASTING = "chlo.broadcast_"
 
 
 class RuntimeCheckError(ValueError):
@@ -298,6 +309,85 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
     return True
 
 
+def _aligned_dims(op: Operation, lhs: SSAValue, rhs: SSAValue) -> list[tuple[int, int]]:
+    """(lhs dim, rhs dim) pairs a chlo broadcasting op aligns: numpy's trailing
+    alignment, or `broadcast_dimensions` (the lower-rank operand's dims)."""
+    a, b = lhs.type.get_shape(), rhs.type.get_shape()  # type: ignore[attr-defined]
+    explicit = op.attributes.get("broadcast_dimensions")
+    if explicit is not None and len(a) != len(b):
+        mapped = ints(explicit)
+        if len(a) < len(b):
+            return list(enumerate(mapped))
+        return [(d, j) for j, d in enumerate(mapped)]
+    return [(len(a) - k, len(b) - k) for k in range(1, min(len(a), len(b)) + 1)][::-1]
+
+
+def _check_chlo_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter) -> int:
+    """Assert before a `chlo.broadcast_*` op that each pair of its operands is
+    broadcast compatible in the dims not known to be; how many were added."""
+    added = 0
+    operands = list(op.operands)
+    if not all(isinstance(v.type, TensorType) for v in operands):
+        return 0
+    for x, lhs in enumerate(operands):
+        for y in range(x + 1, len(operands)):
+            rhs = operands[y]
+            unproven = []
+            for i, j in _aligned_dims(op, lhs, rhs):
+                a = analysis.get_dim_value_if_const(lhs, i)
+                c = analysis.get_dim_value_if_const(rhs, j)
+                if a == 1 or c == 1 or (a is not None and c is not None):
+                    continue  # a unit dim, or static ones (the verifier checked)
+                if not analysis.is_dim_equal(lhs, i, rhs, j):
+                    unproven.append((i, j))
+            if unproven:
+                _assert_compatible(op, (x, lhs), (y, rhs), unproven, rewriter)
+                added += 1
+    return added
+
+
+def _assert_compatible(
+    op: Operation,
+    first: tuple[int, SSAValue],
+    second: tuple[int, SSAValue],
+    pairs: list[tuple[int, int]],
+    rewriter: Rewriter,
+) -> None:
+    """The assertion that operands `first` and `second` (position, value) of
+    `op` hold 1 or equal sizes in each of the aligned dim `pairs`."""
+    (x, lhs), (y, rhs) = first, second
+    b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
+    lhs_dims, rhs_dims = b.dims_i64(lhs), b.dims_i64(rhs)
+    count = len(pairs)
+    xs = b.concat_i64([_element(b, lhs_dims, i) for i, _ in pairs])
+    ys = b.concat_i64([_element(b, rhs_dims, j) for _, j in pairs])
+    one = _splat_i64(b, 1, count)
+    flags_type = TensorType(IntegerType(1), [count])
+    unit = b.op(
+        "mhlo.or",
+        [b.compare("EQ", xs, one, "SIGNED"), b.compare("EQ", ys, one, "SIGNED")],
+        flags_type,
+    )
+    ok = b.op("mhlo.or", [unit, b.compare("EQ", xs, ys, "SIGNED")], flags_type)
+    lhs_rank = len(lhs.type.get_shape())  # type: ignore[attr-defined]
+    rhs_rank = len(rhs.type.get_shape())  # type: ignore[attr-defined]
+
+    def fields(first: int, n: int) -> str:
+        return ", ".join(f"{{{first + d}}}" for d in range(n))
+
+    aligned = ", ".join(f"{i} with {j}" for i, j in pairs)
+    message = (
+        f"operands {x} and {y} of {op.name}, of shapes ({fields(0, lhs_rank)}) and "
+        f"({fields(lhs_rank, rhs_rank)}), are not broadcast compatible: each pair of "
+        f"aligned dimensions must be equal or hold a 1 (operand {x} dimension with "
+        f"operand {y} dimension: {aligned})"
+    )
+    pred = _all_true(b, ok, count)
+    call = shape_assertion_call(pred, b.concat_i64([lhs_dims, rhs_dims]), StringAttr(message))
+    call.location = op.location
+    rewriter.insert_op(call, InsertPoint.before(op))
+
+
 def insert_broadcast_checks(module: ModuleOp) -> int:
     """Add the run-time check of every `mhlo.dynamic_broadcast_in_dim` of
     `module` whose dims the shape analysis cannot prove valid (the module
@@ -307,12 +397,19 @@ def insert_broadcast_checks(module: ModuleOp) -> int:
     for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
         if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
             continue
-        broadcasts = [o for o in f.walk() if o.name == "mhlo.dynamic_broadcast_in_dim"]
+        broadcasts = [
+            o
+            for o in f.walk()
+            if o.name == "mhlo.dynamic_broadcast_in_dim" or o.name.startswith(_CHLO_BROADCASTING)
+        ]
         if not broadcasts:
             continue
         analysis = ShapeAnalysis(f)
         for op in broadcasts:
-            added += _check_broadcast(op, analysis, rewriter)
+            if op.name.startswith(_CHLO_BROADCASTING):
+                added += _check_chlo_broadcast(op, analysis, rewriter)
+            else:
+                added += _check_broadcast(op, analysis, rewriter)
     return added
 
 

@@ -8,7 +8,9 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   mhlo op on operands broadcast to the result shape: unchanged when an
   operand already has it, `mhlo.broadcast_in_dim` for a static result,
   `shape.shape_of` + `shape.broadcast` + `mhlo.dynamic_broadcast_in_dim` for a
-  dynamic one (numpy-style trailing alignment, or `broadcast_dimensions`);
+  dynamic one (numpy-style trailing alignment, or `broadcast_dimensions`: the
+  lower-rank operand's shape placed at those dims, 1 elsewhere, joins the
+  other's);
 * `chlo.erf` (f32: Eigen's rational approximation on x clamped to [-4, 4],
   result clamped to [-1, 1]) and `chlo.erfc` (f32: Cephes, `1 - x T(x^2)` for
   |x| < 1, `exp(-x^2) / |x| P(1/x^2)` or `R(1/x^2)` beyond, 0 / 2 past the
@@ -31,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
@@ -39,6 +41,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
+    IntegerAttr,
     TensorType,
     i64,
 )
@@ -211,6 +214,25 @@ def _broadcast_to(
     )
 
 
+def _mapped_shape(b: MhloBuilder, value: SSAValue, dims: Sequence[int], rank: int) -> SSAValue:
+    """`tensor<rank x index>`: the shape of `value` placed at `dims` of a rank
+    `rank` shape, 1 elsewhere (what `broadcast_dimensions` maps it to), so
+    that `shape.broadcast` joins it with the higher-rank operand's shape
+    dim by dim."""
+    made: list[Operation] = []
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    made.append(one)
+    extents: list[SSAValue] = [one.result] * rank
+    for i, d in enumerate(dims):
+        at = arith.ConstantOp(IntegerAttr(i, IndexType()))
+        dim = tensor.DimOp(value, at.result)
+        made += [at, dim]
+        extents[d] = dim.result
+    shape = tensor.FromElementsOp(*extents, result_type=TensorType(IndexType(), [rank]))
+    b.rewriter.insert_op([*made, shape], InsertPoint.before(b.anchor))
+    return shape.results[0]
+
+
 def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
     result = op.results[0].type
     if not isinstance(result, TensorType) or not all(
@@ -226,7 +248,12 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
     if DYNAMIC_INDEX in result.get_shape() or same:
         from disc_ir.dialects.upstream.shape import BroadcastOp
 
-        shapes = [b.shape_of(o) for o in op.operands]
+        shapes = [
+            _mapped_shape(b, o, ints(explicit), rank)
+            if explicit is not None and o.type.get_num_dims() != rank  # type: ignore[attr-defined]
+            else b.shape_of(o)
+            for o in op.operands
+        ]
         if len(shapes) == 1:
             shape = shapes[0]
         else:

@@ -131,6 +131,51 @@ def test_dynamic_broadcast_to_an_index_shape_of_elements_is_checked(shape):
         run(exe, x, rand(gen, (n + 2,)))
 
 
+# chlo's implicitly broadcasting ops: numpy's trailing alignment, and
+# `broadcast_dimensions` mapping the lower-rank operand (a column here).
+CHLO_IMPLICIT = """
+func.func @main(%x: tensor<?x?xf32>, %row: tensor<?xf32>, %col: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = chlo.broadcast_add %x, %row : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  %1 = chlo.broadcast_multiply %0, %col {broadcast_dimensions = dense<0> : tensor<1xi64>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def chlo_implicit():
+    return compiled(CHLO_IMPLICIT)
+
+
+@pytest.mark.parametrize(
+    "x_shape,row,col", [((3, 8), 8, 3), ((3, 1), 5, 3), ((1, 8), 8, 1), ((4, 6), 1, 1)], ids=str
+)
+def test_chlo_implicit_broadcasts(chlo_implicit, x_shape, row, col):
+    gen = rng("chlo", x_shape, row, col)
+    x, r, c = rand(gen, x_shape), rand(gen, (row,)), rand(gen, (col,))
+    (out,) = run(chlo_implicit, x, r, c)
+    check(out, (x + r[None, :]) * c[:, None])
+
+
+@pytest.mark.parametrize(
+    "row,col,operand,pair",
+    [(6, 3, "(3, 8) and (6)", "1 with 0"), (8, 2, "(3, 8) and (2)", "0 with 0")],
+)
+def test_chlo_incompatible_operands_raise(chlo_implicit, row, col, operand, pair):
+    """Operands whose aligned dims differ and are not 1 raise the compile
+    driver's check, naming the op, both shapes and the dims, instead of a
+    result of the wrong shape or values (chlo-legalize-to-hlo, as mlir-hlo's
+    under BladeDISC, drops the constraint)."""
+    from disc_ir.runtime import ShapeAssertionError
+
+    gen = rng("chlo_bad", row, col)
+    x, r, c = rand(gen, (3, 8)), rand(gen, (row,)), rand(gen, (col,))
+    with pytest.raises(ShapeAssertionError) as err:
+        run(chlo_implicit, x, r, c)
+    assert f"of shapes {operand}, are not broadcast compatible" in str(err.value)
+    assert str(err.value).endswith(f"operand 1 dimension: {pair})")
+
+
 def _checks_added(text: str) -> int:
     from disc_ir.frontends.runtime_checks import insert_broadcast_checks
     from disc_ir.ir.context import make_context
@@ -155,6 +200,15 @@ func.func @main(%x: tensor<?x?xf32>, %u: tensor<1x?xf32>) -> (tensor<?x?xf32>, t
     assert _checks_added(ROW_COL_SCALAR) == 2  # the row and the column
     assert _checks_added(I32_SHAPE) == 1
     assert _checks_added(FROM_ELEMENTS_SHAPE) == 1
+    assert _checks_added(CHLO_IMPLICIT) == 2
+    static = """
+func.func @main(%x: tensor<3x8xf32>, %r: tensor<1xf32>, %y: tensor<?x8xf32>) -> (tensor<3x8xf32>, tensor<?x8xf32>) {
+  %0 = chlo.broadcast_add %x, %r : (tensor<3x8xf32>, tensor<1xf32>) -> tensor<3x8xf32>
+  %1 = chlo.broadcast_subtract %y, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0, %1 : tensor<3x8xf32>, tensor<?x8xf32>
+}
+"""
+    assert _checks_added(static) == 0
 
 
 # Static and mixed: a static bias broadcast into a tensor whose leading dim is dynamic,

@@ -68,3 +68,21 @@ func.func @square_and_broadcast(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %a: tens
   %2 = chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction GT>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xi1>
   return %1, %2 : tensor<2x3xf32>, tensor<?x?xi1>
 }
+
+// -----
+
+// broadcast_dimensions maps the lower-rank operand (here a column) into the
+// result: its shape is placed at those dims (1 elsewhere) before the join.
+// CHECK-LABEL: func.func @column_broadcast
+// CHECK: %[[S:.*]] = shape.shape_of %arg0 : tensor<?x?xf32> -> tensor<2xindex>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[D:.*]] = tensor.dim %arg1, %[[ZERO]] : tensor<?xf32>
+// CHECK: %[[M:.*]] = tensor.from_elements %[[D]], %[[ONE]] : tensor<2xindex>
+// CHECK: %[[B:.*]] = shape.broadcast %[[S]], %[[M]] : tensor<2xindex>, tensor<2xindex> -> tensor<2xindex>
+// CHECK: "mhlo.dynamic_broadcast_in_dim"(%arg0, %[[B]]) {broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>}
+// CHECK: "mhlo.dynamic_broadcast_in_dim"(%arg1, %[[B]]) {broadcast_dimensions = dense<0> : tensor<1xi64>}
+func.func @column_broadcast(%a: tensor<?x?xf32>, %col: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = chlo.broadcast_multiply %a, %col {broadcast_dimensions = dense<0> : tensor<1xi64>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
