@@ -27,7 +27,6 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
 from disc_ir.transforms.greedy import greedy_applier
 from disc_ir.transforms.registry import register_pass
 
@@ -80,16 +79,6 @@ class InlineAssumingOnTrue(RewritePattern):
         rewriter.replace(op, [], yielded)
 
 
-class EraseDeadWitness(RewritePattern):
-    """A witness nobody uses any more."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name in ("shape.const_witness", "shape.assuming_all") and is_trivially_dead_as_xdsl(
-            op
-        ):
-            rewriter.erase(op)
-
-
 @register_pass
 @dataclass(frozen=True)
 class DiscRemoveShapeConstraintsPass(ModulePass):
@@ -101,8 +90,6 @@ class DiscRemoveShapeConstraintsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            greedy_applier(
-                [RemoveConstraint(), FoldAssumingAll(), InlineAssumingOnTrue(), EraseDeadWitness()]
-            ),
+            greedy_applier([RemoveConstraint(), FoldAssumingAll(), InlineAssumingOnTrue()]),
             apply_recursively=True,
         ).rewrite_module(op)
