@@ -187,12 +187,10 @@ def _check_slice(op: Operation, rewriter: Rewriter) -> None:
     pred = _all_true(b, ok, rank)
     values = b.concat_i64([dims, s, lim, st])
 
-    def fields(first: int) -> str:
-        return ", ".join(f"{{{first + d}}}" for d in range(rank))
-
     message = (
-        f"mhlo.real_dynamic_slice of an operand of shape ({fields(0)}) with start "
-        f"({fields(rank)}), limit ({fields(2 * rank)}) and strides ({fields(3 * rank)}): "
+        f"mhlo.real_dynamic_slice of an operand of shape ({_fields(0, rank)}) with start "
+        f"({_fields(rank, rank)}), limit ({_fields(2 * rank, rank)}) and strides "
+        f"({_fields(3 * rank, rank)}): "
         "expected 0 <= start <= limit <= size and stride >= 1 in every dimension"
     )
     call = shape_assertion_call(pred, values, StringAttr(message))
@@ -284,28 +282,15 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
         out_dims = b.dims_i64(measured)
     else:
         out_dims = _index_shape_as_i64(rewriter, op, shape, out_rank)
-    count = len(unproven)
-    ins = b.concat_i64([_element(b, in_dims, i) for i, _ in unproven])
-    outs = b.concat_i64([_element(b, out_dims, rd) for _, rd in unproven])
-    flags_type = TensorType(IntegerType(1), [count])
-    unit = b.compare("EQ", ins, _splat_i64(b, 1, count), "SIGNED")
-    ok = b.op("mhlo.or", [unit, b.compare("EQ", ins, outs, "SIGNED")], flags_type)
-    pred = _all_true(b, ok, count)
     in_rank = len(operand.type.get_shape())  # type: ignore[attr-defined]
-
-    def fields(first: int, n: int) -> str:
-        return ", ".join(f"{{{first + d}}}" for d in range(n))
-
     pairs = ", ".join(f"{i} -> {rd}" for i, rd in unproven)
     message = (
-        f"an operand of shape ({fields(0, in_rank)}) broadcast to shape "
-        f"({fields(in_rank, out_rank)}) by mhlo.dynamic_broadcast_in_dim: each operand "
+        f"an operand of shape ({_fields(0, in_rank)}) broadcast to shape "
+        f"({_fields(in_rank, out_rank)}) by mhlo.dynamic_broadcast_in_dim: each operand "
         f"dimension must be 1 or the size of the result dimension it maps to "
         f"(operand -> result: {pairs})"
     )
-    call = shape_assertion_call(pred, b.concat_i64([in_dims, out_dims]), StringAttr(message))
-    call.location = op.location
-    rewriter.insert_op(call, InsertPoint.before(op))
+    _assert_dim_pairs(b, op, (in_dims, out_dims), unproven, message, second_may_be_one=False)
     return True
 
 
@@ -357,35 +342,50 @@ def _assert_compatible(
     `op` hold 1 or equal sizes in each of the aligned dim `pairs`."""
     (x, lhs), (y, rhs) = first, second
     b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
-    lhs_dims, rhs_dims = b.dims_i64(lhs), b.dims_i64(rhs)
-    count = len(pairs)
-    xs = b.concat_i64([_element(b, lhs_dims, i) for i, _ in pairs])
-    ys = b.concat_i64([_element(b, rhs_dims, j) for _, j in pairs])
-    one = _splat_i64(b, 1, count)
-    flags_type = TensorType(IntegerType(1), [count])
-    unit = b.op(
-        "mhlo.or",
-        [b.compare("EQ", xs, one, "SIGNED"), b.compare("EQ", ys, one, "SIGNED")],
-        flags_type,
-    )
-    ok = b.op("mhlo.or", [unit, b.compare("EQ", xs, ys, "SIGNED")], flags_type)
     lhs_rank = len(lhs.type.get_shape())  # type: ignore[attr-defined]
     rhs_rank = len(rhs.type.get_shape())  # type: ignore[attr-defined]
-
-    def fields(first: int, n: int) -> str:
-        return ", ".join(f"{{{first + d}}}" for d in range(n))
-
     aligned = ", ".join(f"{i} with {j}" for i, j in pairs)
     message = (
-        f"operands {x} and {y} of {op.name}, of shapes ({fields(0, lhs_rank)}) and "
-        f"({fields(lhs_rank, rhs_rank)}), are not broadcast compatible: each pair of "
+        f"operands {x} and {y} of {op.name}, of shapes ({_fields(0, lhs_rank)}) and "
+        f"({_fields(lhs_rank, rhs_rank)}), are not broadcast compatible: each pair of "
         f"aligned dimensions must be equal or hold a 1 (operand {x} dimension with "
         f"operand {y} dimension: {aligned})"
     )
+    dims = (b.dims_i64(lhs), b.dims_i64(rhs))
+    _assert_dim_pairs(b, op, dims, pairs, message, second_may_be_one=True)
+
+
+def _fields(first: int, n: int) -> str:
+    """Message placeholders `{first}, ..., {first + n - 1}` (values of the assertion)."""
+    return ", ".join(f"{{{first + d}}}" for d in range(n))
+
+
+def _assert_dim_pairs(
+    b: MhloBuilder,
+    op: Operation,
+    dims: tuple[SSAValue, SSAValue],
+    pairs: list[tuple[int, int]],
+    message: str,
+    *,
+    second_may_be_one: bool,
+) -> None:
+    """Assert before `op` that in each (i, j) of `pairs`, element i of
+    `dims[0]` is 1 or element j of `dims[1]` (or, `second_may_be_one`, that
+    one is 1); the message's placeholders index both dims vectors joined."""
+    first_dims, second_dims = dims
+    count = len(pairs)
+    xs = b.concat_i64([_element(b, first_dims, i) for i, _ in pairs])
+    ys = b.concat_i64([_element(b, second_dims, j) for _, j in pairs])
+    one = _splat_i64(b, 1, count)
+    flags_type = TensorType(IntegerType(1), [count])
+    unit = b.compare("EQ", xs, one, "SIGNED")
+    if second_may_be_one:
+        unit = b.op("mhlo.or", [unit, b.compare("EQ", ys, one, "SIGNED")], flags_type)
+    ok = b.op("mhlo.or", [unit, b.compare("EQ", xs, ys, "SIGNED")], flags_type)
     pred = _all_true(b, ok, count)
-    call = shape_assertion_call(pred, b.concat_i64([lhs_dims, rhs_dims]), StringAttr(message))
+    call = shape_assertion_call(pred, b.concat_i64([first_dims, second_dims]), StringAttr(message))
     call.location = op.location
-    rewriter.insert_op(call, InsertPoint.before(op))
+    b.rewriter.insert_op(call, InsertPoint.before(op))
 
 
 def insert_broadcast_checks(module: ModuleOp) -> int:
