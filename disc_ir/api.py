@@ -546,6 +546,7 @@ def _lower_to_llvm_ir(
     from disc_ir.frontends.runtime_checks import (
         RuntimeCheckError,
         insert_broadcast_checks,
+        insert_extent_checks,
         insert_slice_bounds_checks,
     )
     from disc_ir.transforms.cse import cse
@@ -563,6 +564,7 @@ def _lower_to_llvm_ir(
     cse(module)
     # after the CSE: the shape analysis then proves more broadcasts valid
     insert_broadcast_checks(module)
+    insert_extent_checks(module)
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)

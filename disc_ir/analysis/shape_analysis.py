@@ -897,6 +897,9 @@ class ShapeAnalysis:
                     self._tie_dim(lhs, 0, rhs, 0)
         elif m == "dot_general":
             self._apply_dot_general(op, ins, out)
+        elif m in ("dynamic_update_slice", "scatter") and len(outs) == 1:
+            # the operand updated in a window: the result has its shape
+            self._tie_shape(ins[0], out)
         elif m in ("real_dynamic_slice",):
             self._apply_real_dynamic_slice(ins, out)
         elif m == "dynamic_pad":

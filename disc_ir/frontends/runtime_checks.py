@@ -38,6 +38,13 @@ BladeDISC's pipeline drops, and the broadcasts it makes would give a result
 of the wrong shape. The same function asserts it before each such op, for
 the pairs the shape analysis cannot prove; the message names the op, both
 operands' shapes and the dims.
+
+Fixed windows over a dynamically shaped operand (`mhlo.slice` limits,
+`mhlo.dynamic_slice` / `mhlo.gather` slice sizes, a `dynamic_update_slice`
+update) must fit the operand: the types check that only for static dims,
+and a smaller operand at run time would make the code read or write outside
+it. `insert_extent_checks(module)` asserts it before each such op that some
+returned value depends on, in the dims the shape analysis cannot prove.
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.transforms.canonicalize import would_be_trivially_dead
 
 _HOST = StringAttr("cpu")
 #: the implicitly broadcasting chlo ops (`chlo.broadcast_add`, ..., `broadcast_select`)
@@ -413,6 +421,155 @@ def insert_broadcast_checks(module: ModuleOp) -> int:
     return added
 
 
+def _static_extents(op: Operation) -> tuple[SSAValue, list[int], str] | None:
+    """For an op reading or writing a statically sized window of its first
+    operand: (that operand, the window's extent per dim, what the extents
+    are called); None for other ops."""
+    if op.name == "mhlo.slice":
+        return op.operands[0], ints(inherent_attr(op, "limit_indices")), "limits"
+    if op.name in ("mhlo.dynamic_slice", "mhlo.gather"):
+        return op.operands[0], ints(inherent_attr(op, "slice_sizes")), "slice sizes"
+    return None
+
+
+def _check_extents(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter) -> bool:
+    """Assert before a slice, gather or update of a fixed window that the
+    window fits the operand in each dim the types and the shape analysis
+    leave open: `mhlo.slice` limits, `dynamic_slice` / `gather` slice sizes
+    at most the operand's dims, a `dynamic_update_slice` update no larger
+    than its operand (else the code reads or writes outside the operand);
+    whether one was added."""
+    if op.name == "mhlo.dynamic_update_slice":
+        operand, update = op.operands[0], op.operands[1]
+        if not (isinstance(operand.type, TensorType) and isinstance(update.type, TensorType)):
+            return False
+        rank = len(operand.type.get_shape())
+        pairs = [
+            (d, d)
+            for d in range(rank)
+            if not analysis.is_dim_equal(operand, d, update, d)
+            and not _fits(analysis, operand, d, analysis.get_dim_value_if_const(update, d))
+        ]
+        if not pairs:
+            return False
+        b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
+        message = (
+            f"mhlo.dynamic_update_slice of an update of shape ({_fields(rank, rank)}) into an "
+            f"operand of shape ({_fields(0, rank)}): each update dimension must be at most "
+            "the operand's"
+        )
+        dims = (b.dims_i64(_window_update_root(operand)), b.dims_i64(update))
+        _assert_at_least(b, op, dims, pairs, message)
+        return True
+    found = _static_extents(op)
+    if found is None:
+        return False
+    operand, extents, called = found
+    if not isinstance(operand.type, TensorType) or len(extents) != len(operand.type.get_shape()):
+        return False
+    rank = len(extents)
+    open_dims = [d for d in range(rank) if not _fits(analysis, operand, d, extents[d])]
+    if not open_dims:
+        return False
+    b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
+    needed = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [rank]), list(extents))
+    message = (
+        f"{op.name} of an operand of shape ({_fields(0, rank)}) with {called} "
+        f"({', '.join(map(str, extents))}): each must be at most the operand's dimension"
+    )
+    dims = (b.dims_i64(operand), b.op("mhlo.constant", [], needed.type, {"value": needed}))
+    _assert_at_least(b, op, dims, [(d, d) for d in open_dims], message)
+    return True
+
+
+def _window_update_root(value: SSAValue) -> SSAValue:
+    """The operand a chain of `dynamic_update_slice`s starts from (each result
+    has its operand's shape): its dims are read instead, so the check adds no
+    use of a result the graph may otherwise leave dead."""
+    while isinstance(value, OpResult) and value.op.name == "mhlo.dynamic_update_slice":
+        value = value.op.operands[0]
+    return value
+
+
+def _fits(analysis: ShapeAnalysis, value: SSAValue, dim: int, extent: int | None) -> bool:
+    """Whether dim `dim` of `value` is known to hold at least `extent` (None: unknown)."""
+    if extent is None:
+        return False
+    if extent <= 0:
+        return True
+    size = analysis.get_dim_value_if_const(value, dim)
+    return size is not None and size >= extent
+
+
+def _assert_at_least(
+    b: MhloBuilder,
+    op: Operation,
+    dims: tuple[SSAValue, SSAValue],
+    pairs: list[tuple[int, int]],
+    message: str,
+) -> None:
+    """Assert before `op` that in each (i, j) of `pairs` element i of `dims[0]`
+    is at least element j of `dims[1]`; the message's placeholders index both
+    vectors joined."""
+    first, second = dims
+    count = len(pairs)
+    xs = b.concat_i64([_element(b, first, i) for i, _ in pairs])
+    ys = b.concat_i64([_element(b, second, j) for _, j in pairs])
+    pred = _all_true(b, b.compare("GE", xs, ys, "SIGNED"), count)
+    call = shape_assertion_call(pred, b.concat_i64([first, second]), StringAttr(message))
+    call.location = op.location
+    b.rewriter.insert_op(call, InsertPoint.before(op))
+
+
+def _live_ops(f: func.FuncOp) -> set[Operation]:
+    """The ops of `f` whose results reach an op with effects (a return, a
+    call with side effects) through operands, and those ops themselves."""
+    live: set[Operation] = set()
+    work = [o for o in f.walk() if not would_be_trivially_dead(o)]
+    while work:
+        op = work.pop()
+        if op in live:
+            continue
+        live.add(op)
+        for v in op.operands:
+            if isinstance(v, OpResult) and v.op not in live:
+                work.append(v.op)
+        parent = op.parent_op()
+        if parent is not None and parent is not f and parent not in live:
+            work.append(parent)
+    return live
+
+
+def insert_extent_checks(module: ModuleOp) -> int:
+    """Add the run-time check of every `mhlo.slice`, `mhlo.dynamic_slice`,
+    `mhlo.gather` and `mhlo.dynamic_update_slice` of `module` whose window
+    may not fit its dynamically shaped operand (`_check_extents`); returns
+    how many were added."""
+    rewriter = Rewriter()
+    added = 0
+    names = ("mhlo.slice", "mhlo.dynamic_slice", "mhlo.gather", "mhlo.dynamic_update_slice")
+    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
+        if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
+            continue
+        ops = [
+            o
+            for o in f.walk()
+            if o.name in names
+            and isinstance(o.operands[0].type, TensorType)
+            and DYNAMIC_INDEX in o.operands[0].type.get_shape()
+        ]
+        if not ops:
+            continue
+        # a window nothing reads runs no code: the pipeline erases it (a
+        # check would keep values alive the graph leaves dead)
+        live = _live_ops(f)
+        ops = [o for o in ops if o in live]
+        analysis = ShapeAnalysis(f)
+        for op in ops:
+            added += _check_extents(op, analysis, rewriter)
+    return added
+
+
 def insert_slice_bounds_checks(module: ModuleOp) -> int:
     """Add the bounds check of every `mhlo.real_dynamic_slice` of `module` (the
     module docstring); returns how many run-time checks were added. Raises
@@ -427,4 +584,9 @@ def insert_slice_bounds_checks(module: ModuleOp) -> int:
     return added
 
 
-__all__ = ["RuntimeCheckError", "insert_broadcast_checks", "insert_slice_bounds_checks"]
+__all__ = [
+    "RuntimeCheckError",
+    "insert_broadcast_checks",
+    "insert_extent_checks",
+    "insert_slice_bounds_checks",
+]

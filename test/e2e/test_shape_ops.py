@@ -345,3 +345,107 @@ def test_dynamic_slice_clamps_starts(shape, start):
     ci = min(max(int(i), 0), shape[0] - 2)
     cj = min(max(int(j), 0), shape[1] - 3)
     check(got, x[ci : ci + 2, cj : cj + 3])
+
+
+# Fixed windows over dynamically shaped operands: a window that does not fit
+# the operand at run time raises the compile driver's check (it would read or
+# write outside the operand).
+WINDOWS = """
+func.func @main(%x: tensor<?x?xf32>, %u: tensor<?x?xf32>, %i: tensor<i32>, %g: tensor<2x1xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x2x3xf32>, tensor<?x?xf32>) {
+  %0 = "mhlo.slice"(%x) {start_indices = dense<[1, 1]> : tensor<2xi64>, limit_indices = dense<[3, 4]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : (tensor<?x?xf32>) -> tensor<2x3xf32>
+  %1 = "mhlo.dynamic_slice"(%x, %i, %i) {slice_sizes = dense<[2, 3]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  %2 = "mhlo.gather"(%x, %g) {dimension_numbers = #mhlo.gather<offset_dims = [1, 2], start_index_map = [0], index_vector_dim = 1>, slice_sizes = dense<[2, 3]> : tensor<2xi64>} : (tensor<?x?xf32>, tensor<2x1xi32>) -> tensor<2x2x3xf32>
+  %3 = mhlo.dynamic_update_slice %x, %u, %i, %i : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<i32>, tensor<i32>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x2x3xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def windows():
+    return compiled(WINDOWS)
+
+
+def test_fixed_windows_that_fit_run(windows):
+    gen = rng("windows")
+    x, u = rand(gen, (4, 5)), rand(gen, (2, 2))
+    zero, rows = np.array(0, np.int32), np.array([[0], [2]], np.int32)
+    sliced, dynamic, gathered, updated = run(windows, x, u, zero, rows)
+    check(sliced, x[1:3, 1:4])
+    check(dynamic, x[0:2, 0:3])
+    check(gathered, np.stack([x[0:2, 0:3], x[2:4, 0:3]]))
+    want = x.copy()
+    want[0:2, 0:2] = u
+    check(updated, want)
+
+
+@pytest.mark.parametrize(
+    "x_shape,u_shape,message",
+    [
+        ((2, 5), (1, 1), "mhlo.slice of an operand of shape (2, 5) with limits (3, 4)"),
+        ((4, 3), (1, 1), "mhlo.slice of an operand of shape (4, 3) with limits (3, 4)"),
+        (
+            (4, 5),
+            (5, 1),
+            "mhlo.dynamic_update_slice of an update of shape (5, 1) into an operand of shape (4, 5)",
+        ),
+    ],
+    ids=["rows", "cols", "update"],
+)
+def test_windows_that_do_not_fit_raise(windows, x_shape, u_shape, message):
+    """Instead of reading past the operand (garbage values) or writing past it."""
+    from disc_ir.runtime import ShapeAssertionError
+
+    gen = rng("windows_bad", x_shape, u_shape)
+    zero, rows = np.array(0, np.int32), np.array([[0], [0]], np.int32)
+    with pytest.raises(ShapeAssertionError, match=re.escape(message)):
+        run(windows, rand(gen, x_shape), rand(gen, u_shape), zero, rows)
+
+
+def test_dynamic_slice_and_gather_sizes_are_checked():
+    from disc_ir.runtime import ShapeAssertionError
+
+    text = WINDOWS.replace('"mhlo.slice"(%x)', '"mhlo.slice"(%u)')
+    exe = compiled(text)
+    gen = rng("windows_sizes")
+    zero, rows = np.array(0, np.int32), np.array([[0], [0]], np.int32)
+    with pytest.raises(
+        ShapeAssertionError,
+        match=re.escape("of an operand of shape (1, 2) with slice sizes (2, 3)"),
+    ):
+        run(exe, rand(gen, (1, 2)), rand(gen, (4, 5)), zero, rows)
+
+
+def test_window_checks_only_where_needed():
+    """None for a static operand, a window of a dead value, or an update the
+    shape analysis proves no larger than its operand (a scan's chain)."""
+    from disc_ir.frontends.runtime_checks import insert_extent_checks
+    from disc_ir.ir.context import make_context
+    from disc_ir.ir.parser import parse_module
+
+    def added(text: str) -> int:
+        return insert_extent_checks(parse_module(make_context(), text))
+
+    assert added(WINDOWS) == 4
+    dead = """
+func.func @main(%x: tensor<?x?xf32>, %s: tensor<4x5xf32>) -> tensor<2x3xf32> {
+  %0 = "mhlo.slice"(%x) {start_indices = dense<0> : tensor<2xi64>, limit_indices = dense<[2, 3]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : (tensor<?x?xf32>) -> tensor<2x3xf32>
+  %1 = "mhlo.slice"(%s) {start_indices = dense<0> : tensor<2xi64>, limit_indices = dense<[2, 3]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : (tensor<4x5xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+"""
+    assert added(dead) == 0
+    chain = """
+func.func @main(%x: tensor<5x?xf32>, %v: tensor<?xf32>, %i: tensor<i32>) -> tensor<5x?xf32> {
+  %c0 = mhlo.constant dense<0> : tensor<i32>
+  %one = mhlo.constant dense<1> : tensor<1xi32>
+  %d = "mhlo.get_dimension_size"(%x) {dimension = 1 : i64} : (tensor<5x?xf32>) -> tensor<i32>
+  %r = mhlo.reshape %d : (tensor<i32>) -> tensor<1xi32>
+  %shape = "mhlo.concatenate"(%one, %r) {dimension = 0 : i64} : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %row = "mhlo.dynamic_broadcast_in_dim"(%v, %shape) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<?xf32>, tensor<2xi32>) -> tensor<1x?xf32>
+  %0 = mhlo.dynamic_update_slice %x, %row, %i, %c0 : (tensor<5x?xf32>, tensor<1x?xf32>, tensor<i32>, tensor<i32>) -> tensor<5x?xf32>
+  %1 = mhlo.dynamic_update_slice %0, %row, %c0, %c0 : (tensor<5x?xf32>, tensor<1x?xf32>, tensor<i32>, tensor<i32>) -> tensor<5x?xf32>
+  return %1 : tensor<5x?xf32>
+}
+"""
+    assert added(chain) == 0

@@ -67,6 +67,21 @@ def test_same_num_elements_and_products():
     assert a.is_same_num_elements(v["t"], v["b"])
 
 
+def test_window_updates_keep_their_operand_shape():
+    """`dynamic_update_slice` and `scatter` results have their operand's shape."""
+    _, a, v = _analyse(
+        """
+func.func @main(%arg0: tensor<5x?xf32>, %arg1: tensor<1x?xf32>, %arg2: tensor<i32>, %arg3: tensor<?x?xf32>) -> tensor<5x?xf32> {
+  %dus = mhlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg2 : (tensor<5x?xf32>, tensor<1x?xf32>, tensor<i32>, tensor<i32>) -> tensor<5x?xf32>
+  %dus2 = mhlo.dynamic_update_slice %dus, %arg1, %arg2, %arg2 : (tensor<5x?xf32>, tensor<1x?xf32>, tensor<i32>, tensor<i32>) -> tensor<5x?xf32>
+  return %dus2 : tensor<5x?xf32>
+}
+"""
+    )
+    assert a.is_shape_equal(v["dus2"], v["arg0"])
+    assert not a.is_dim_equal(v["dus2"], 1, v["arg1"], 1)
+
+
 def test_index_values():
     _, a, v = _analyse(ELEMENTWISE)
     assert a.is_dim_equal_to_value(v["arg1"], 0, v["d0"])
