@@ -412,6 +412,8 @@ def insert_broadcast_checks(module: ModuleOp) -> int:
         ]
         if not broadcasts:
             continue
+        live = _live_ops(f)  # a dead broadcast runs no code (as `insert_extent_checks`)
+        broadcasts = [o for o in broadcasts if o in live]
         analysis = ShapeAnalysis(f)
         for op in broadcasts:
             if op.name.startswith(_CHLO_BROADCASTING):

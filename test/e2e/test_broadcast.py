@@ -209,6 +209,8 @@ func.func @main(%x: tensor<3x8xf32>, %r: tensor<1xf32>, %y: tensor<?x8xf32>) -> 
 }
 """
     assert _checks_added(static) == 0
+    dead = ROW_COL_SCALAR.replace("return %2 : tensor<?x?xf32>", "return %x : tensor<?x?xf32>")
+    assert _checks_added(dead) == 0  # broadcasts no returned value depends on
 
 
 # Static and mixed: a static bias broadcast into a tensor whose leading dim is dynamic,
