@@ -49,6 +49,8 @@ returned value depends on, in the dims the shape analysis cannot prove.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -298,7 +300,7 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
         f"dimension must be 1 or the size of the result dimension it maps to "
         f"(operand -> result: {pairs})"
     )
-    _assert_dim_pairs(b, op, (in_dims, out_dims), unproven, message, second_may_be_one=False)
+    _assert_dim_pairs(b, op, (in_dims, out_dims), unproven, message, _one_or_equal)
     return True
 
 
@@ -360,7 +362,7 @@ def _assert_compatible(
         f"operand {y} dimension: {aligned})"
     )
     dims = (b.dims_i64(lhs), b.dims_i64(rhs))
-    _assert_dim_pairs(b, op, dims, pairs, message, second_may_be_one=True)
+    _assert_dim_pairs(b, op, dims, pairs, message, _compatible)
 
 
 def _fields(first: int, n: int) -> str:
@@ -374,26 +376,40 @@ def _assert_dim_pairs(
     dims: tuple[SSAValue, SSAValue],
     pairs: list[tuple[int, int]],
     message: str,
-    *,
-    second_may_be_one: bool,
+    holds: Callable[[MhloBuilder, SSAValue, SSAValue], SSAValue],
 ) -> None:
-    """Assert before `op` that in each (i, j) of `pairs`, element i of
-    `dims[0]` is 1 or element j of `dims[1]` (or, `second_may_be_one`, that
-    one is 1); the message's placeholders index both dims vectors joined."""
+    """Assert before `op` that `holds(b, xs, ys)` (flags) is true for the
+    elements i of `dims[0]` (xs) and j of `dims[1]` (ys) of each (i, j) of
+    `pairs`; the message's placeholders index both dims vectors joined."""
     first_dims, second_dims = dims
-    count = len(pairs)
     xs = b.concat_i64([_element(b, first_dims, i) for i, _ in pairs])
     ys = b.concat_i64([_element(b, second_dims, j) for _, j in pairs])
-    one = _splat_i64(b, 1, count)
-    flags_type = TensorType(IntegerType(1), [count])
-    unit = b.compare("EQ", xs, one, "SIGNED")
-    if second_may_be_one:
-        unit = b.op("mhlo.or", [unit, b.compare("EQ", ys, one, "SIGNED")], flags_type)
-    ok = b.op("mhlo.or", [unit, b.compare("EQ", xs, ys, "SIGNED")], flags_type)
-    pred = _all_true(b, ok, count)
+    pred = _all_true(b, holds(b, xs, ys), len(pairs))
     call = shape_assertion_call(pred, b.concat_i64([first_dims, second_dims]), StringAttr(message))
     call.location = op.location
     b.rewriter.insert_op(call, InsertPoint.before(op))
+
+
+def _one_or_equal(b: MhloBuilder, xs: SSAValue, ys: SSAValue) -> SSAValue:
+    """Flags: x is 1 or equals y (a broadcast operand dim and its result dim)."""
+    unit = b.compare("EQ", xs, _splat_i64(b, 1, _length(xs)), "SIGNED")
+    return b.op("mhlo.or", [unit, b.compare("EQ", xs, ys, "SIGNED")], unit.type)
+
+
+def _compatible(b: MhloBuilder, xs: SSAValue, ys: SSAValue) -> SSAValue:
+    """Flags: x or y is 1, or they are equal (aligned dims of broadcasting operands)."""
+    flags = _one_or_equal(b, xs, ys)
+    unit = b.compare("EQ", ys, _splat_i64(b, 1, _length(ys)), "SIGNED")
+    return b.op("mhlo.or", [flags, unit], flags.type)
+
+
+def _at_least(b: MhloBuilder, xs: SSAValue, ys: SSAValue) -> SSAValue:
+    """Flags: x >= y (an operand dim and a window extent)."""
+    return b.compare("GE", xs, ys, "SIGNED")
+
+
+def _length(vector: SSAValue) -> int:
+    return vector.type.get_shape()[0]  # type: ignore[attr-defined]
 
 
 def insert_broadcast_checks(module: ModuleOp) -> int:
@@ -461,7 +477,7 @@ def _check_extents(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter) -
             "the operand's"
         )
         dims = (b.dims_i64(_window_update_root(operand)), b.dims_i64(update))
-        _assert_at_least(b, op, dims, pairs, message)
+        _assert_dim_pairs(b, op, dims, pairs, message, _at_least)
         return True
     found = _static_extents(op)
     if found is None:
@@ -480,7 +496,7 @@ def _check_extents(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter) -
         f"({', '.join(map(str, extents))}): each must be at most the operand's dimension"
     )
     dims = (b.dims_i64(operand), b.op("mhlo.constant", [], needed.type, {"value": needed}))
-    _assert_at_least(b, op, dims, [(d, d) for d in open_dims], message)
+    _assert_dim_pairs(b, op, dims, [(d, d) for d in open_dims], message, _at_least)
     return True
 
 
@@ -501,26 +517,6 @@ def _fits(analysis: ShapeAnalysis, value: SSAValue, dim: int, extent: int | None
         return True
     size = analysis.get_dim_value_if_const(value, dim)
     return size is not None and size >= extent
-
-
-def _assert_at_least(
-    b: MhloBuilder,
-    op: Operation,
-    dims: tuple[SSAValue, SSAValue],
-    pairs: list[tuple[int, int]],
-    message: str,
-) -> None:
-    """Assert before `op` that in each (i, j) of `pairs` element i of `dims[0]`
-    is at least element j of `dims[1]`; the message's placeholders index both
-    vectors joined."""
-    first, second = dims
-    count = len(pairs)
-    xs = b.concat_i64([_element(b, first, i) for i, _ in pairs])
-    ys = b.concat_i64([_element(b, second, j) for _, j in pairs])
-    pred = _all_true(b, b.compare("GE", xs, ys, "SIGNED"), count)
-    call = shape_assertion_call(pred, b.concat_i64([first, second]), StringAttr(message))
-    call.location = op.location
-    b.rewriter.insert_op(call, InsertPoint.before(op))
 
 
 def _live_ops(f: func.FuncOp) -> set[Operation]:
