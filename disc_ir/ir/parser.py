@@ -221,8 +221,26 @@ class DiscParser(Parser):
             _TYPE_MEMO[text] = parsed
         return parsed
 
+    def resolve_operand(self, operand, type):  # noqa: ANN001, ANN201, A002 - xDSL's signature
+        """xDSL's, remembering where each value not yet defined is first used."""
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in self.forward_ssa_references:
+            self._first_uses[name] = operand.span
+        return super().resolve_operand(operand, type)
+
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        module = super().parse_module(allow_implicit_module)
+        self._first_uses: dict[str, Span] = {}
+        try:
+            module = super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            undefined = [n for n in self.forward_ssa_references if n in self._first_uses]
+            if not undefined or "values used but not defined" not in str(err):
+                raise
+            # xDSL reports these at the end of the input: point at the first use
+            name = min(undefined, key=lambda n: self._first_uses[n].start)
+            raise ParseError(
+                self._first_uses[name], f"use of undefined SSA value %{name}"
+            ) from None
         self._resolve_deferred_locations(module)
         return module
 

@@ -67,3 +67,27 @@ def test_fast_locations_equal_the_token_parse(text: str, monkeypatch: pytest.Mon
     slow = _locations(text)
     assert fast == slow
     assert any(str(loc) != "loc(unknown)" for loc in fast)
+
+
+def test_an_undefined_value_is_reported_where_it_is_first_used() -> None:
+    """xDSL reports values used but never defined at the end of the input;
+    the error points at the first use instead (MLIR does the same), and a
+    syntax error after such a use is still the error reported."""
+    from xdsl.utils.exceptions import ParseError
+
+    text = (
+        "func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %0 = mhlo.add %x, %y : tensor<?xf32>\n"
+        "  %1 = mhlo.add %0, %z : tensor<?xf32>\n"
+        "  return %1 : tensor<?xf32>\n"
+        "}\n"
+    )
+    with pytest.raises(ParseError) as err:
+        DiscParser(make_context(), text).parse_module()
+    message = str(err.value)
+    assert "use of undefined SSA value %y" in message
+    assert ":2:21" in message  # the first use, not the end of the input
+    broken = text.replace("%z : tensor<?xf32>", "%x : tensor<?xf32")
+    with pytest.raises(ParseError) as err:
+        DiscParser(make_context(), broken).parse_module()
+    assert "use of undefined SSA value" not in str(err.value)
