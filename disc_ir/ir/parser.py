@@ -221,6 +221,31 @@ class DiscParser(Parser):
             _TYPE_MEMO[text] = parsed
         return parsed
 
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        """xDSL's, with an unknown op's error at its name (not the token after it)."""
+        found = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        if found is not None:
+            return found
+        here = self._current_token.span
+        content = here.input.content
+        start = content.rfind(name, 0, here.start)
+        span = Span(start, start + len(name), here.input) if start >= 0 else here
+        # MLIR's messages for the three cases
+        dialect = name.split(".", 1)[0]
+        if start > 0 and content[start - 1] != '"':
+            message = f"custom op '{name}' is unknown"
+        elif dialect in self.ctx.registered_dialect_names:
+            message = (
+                f"unregistered operation '{name}' found in dialect ('{dialect}') that does "
+                "not allow unknown operations"
+            )
+        else:
+            message = (
+                f"operation '{name}' being parsed with an unregistered dialect; if this is "
+                "intended, use --allow-unregistered-dialect"
+            )
+        raise ParseError(span, message)
+
     def resolve_operand(self, operand, type):  # noqa: ANN001, ANN201, A002 - xDSL's signature
         """xDSL's, remembering where each value not yet defined is first used."""
         name = operand.operand_name

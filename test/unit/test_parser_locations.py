@@ -91,3 +91,37 @@ def test_an_undefined_value_is_reported_where_it_is_first_used() -> None:
     with pytest.raises(ParseError) as err:
         DiscParser(make_context(), broken).parse_module()
     assert "use of undefined SSA value" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "line,column,message",
+    [
+        ("%0 = mhlo.frobnicate %x : tensor<?xf32>", 8, "custom op 'mhlo.frobnicate' is unknown"),
+        (
+            '%0 = "mhlo.frob"(%x) : (tensor<?xf32>) -> tensor<?xf32>',
+            9,
+            "unregistered operation 'mhlo.frob' found in dialect ('mhlo') that does not "
+            "allow unknown operations",
+        ),
+        (
+            '%0 = "foo.bar"(%x) : (tensor<?xf32>) -> tensor<?xf32>',
+            9,
+            "operation 'foo.bar' being parsed with an unregistered dialect",
+        ),
+    ],
+    ids=["custom", "generic", "dialect"],
+)
+def test_an_unknown_op_is_reported_at_its_name(line: str, column: int, message: str) -> None:
+    """MLIR's messages, located at the op's name (xDSL's at the token after it)."""
+    from xdsl.utils.exceptions import ParseError
+
+    text = (
+        "func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+        f"  {line}\n"
+        "  return %0 : tensor<?xf32>\n"
+        "}\n"
+    )
+    with pytest.raises(ParseError) as err:
+        DiscParser(make_context(), text).parse_module()
+    assert f":2:{column}" in str(err.value)
+    assert message in str(err.value)
