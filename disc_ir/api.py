@@ -487,7 +487,7 @@ def lower_to_llvm_ir(
     convolution input dilation made an interior padding
     (`disc_ir.frontends.conv_lhs_dilation`); and it adds the run-time bounds
     checks of `real_dynamic_slice` and the shape checks of dynamic and chlo
-    broadcasts (`disc_ir.frontends.runtime_checks`).
+    broadcasts and of fixed windows (`disc_ir.frontends.runtime_checks`).
 
     `compile_kernels_ahead` (CPU): the kernels are lowered before the host
     code and compiled to machine code on a worker thread meanwhile
