@@ -545,8 +545,7 @@ def _lower_to_llvm_ir(
     from disc_ir.frontends.conv_lhs_dilation import expand_lhs_dilation
     from disc_ir.frontends.runtime_checks import (
         RuntimeCheckError,
-        insert_broadcast_checks,
-        insert_extent_checks,
+        insert_shape_checks,
         insert_slice_bounds_checks,
     )
     from disc_ir.transforms.cse import cse
@@ -563,8 +562,7 @@ def _lower_to_llvm_ir(
     # see the smaller graph (the IR after that CSE is the same).
     cse(module)
     # after the CSE: the shape analysis then proves more broadcasts valid
-    insert_broadcast_checks(module)
-    insert_extent_checks(module)
+    insert_shape_checks(module)
     f = entry_function(module, entry)
     inputs, outputs = entry_signature(f)
     input_placements, output_placements = entry_placements(f)

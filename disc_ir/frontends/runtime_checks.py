@@ -49,7 +49,7 @@ returned value depends on, in the dims the shape analysis cannot prove.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
@@ -77,6 +77,9 @@ from disc_ir.transforms.canonicalize import would_be_trivially_dead
 _HOST = StringAttr("cpu")
 #: the implicitly broadcasting chlo ops (`chlo.broadcast_add`, ..., `broadcast_select`)
 _CHLO_BROADCASTING = "chlo.broadcast_"
+
+#: a check inserter: (op, the function's shape analysis, rewriter) -> how many added
+_Checker = Callable[[Operation, ShapeAnalysis, Rewriter], "int | bool"]
 
 
 class RuntimeCheckError(ValueError):
@@ -412,33 +415,6 @@ def _length(vector: SSAValue) -> int:
     return vector.type.get_shape()[0]  # type: ignore[attr-defined]
 
 
-def insert_broadcast_checks(module: ModuleOp) -> int:
-    """Add the run-time check of every `mhlo.dynamic_broadcast_in_dim` of
-    `module` whose dims the shape analysis cannot prove valid (the module
-    docstring); returns how many were added."""
-    rewriter = Rewriter()
-    added = 0
-    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
-        if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
-            continue
-        broadcasts = [
-            o
-            for o in f.walk()
-            if o.name == "mhlo.dynamic_broadcast_in_dim" or o.name.startswith(_CHLO_BROADCASTING)
-        ]
-        if not broadcasts:
-            continue
-        live = _live_ops(f)  # a dead broadcast runs no code (as `insert_extent_checks`)
-        broadcasts = [o for o in broadcasts if o in live]
-        analysis = ShapeAnalysis(f)
-        for op in broadcasts:
-            if op.name.startswith(_CHLO_BROADCASTING):
-                added += _check_chlo_broadcast(op, analysis, rewriter)
-            else:
-                added += _check_broadcast(op, analysis, rewriter)
-    return added
-
-
 def _static_extents(op: Operation) -> tuple[SSAValue, list[int], str] | None:
     """For an op reading or writing a statically sized window of its first
     operand: (that operand, the window's extent per dim, what the extents
@@ -538,34 +514,71 @@ def _live_ops(f: func.FuncOp) -> set[Operation]:
     return live
 
 
+def _broadcast_checker(op: Operation) -> _Checker | None:
+    if op.name == "mhlo.dynamic_broadcast_in_dim":
+        return _check_broadcast
+    if op.name.startswith(_CHLO_BROADCASTING):
+        return _check_chlo_broadcast
+    return None
+
+
+_WINDOW_OPS = ("mhlo.slice", "mhlo.dynamic_slice", "mhlo.gather", "mhlo.dynamic_update_slice")
+
+
+def _extent_checker(op: Operation) -> _Checker | None:
+    if op.name not in _WINDOW_OPS:
+        return None
+    t = op.operands[0].type
+    return _check_extents if isinstance(t, TensorType) and DYNAMIC_INDEX in t.get_shape() else None
+
+
+def _insert_checks(
+    module: ModuleOp, pickers: Sequence[Callable[[Operation], _Checker | None]]
+) -> int:
+    """Per function: the ops some picker gives a checker for, of those the
+    live ones (a dead op runs no code, and a check would keep values alive
+    the graph leaves dead), checked with one shape analysis; how many
+    checks were added."""
+    rewriter = Rewriter()
+    added = 0
+    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
+        if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
+            continue
+        todo: list[tuple[Operation, _Checker]] = []
+        for op in f.walk():
+            for pick in pickers:
+                if (checker := pick(op)) is not None:
+                    todo.append((op, checker))
+                    break
+        if not todo:
+            continue
+        live = _live_ops(f)
+        analysis = ShapeAnalysis(f)
+        for op, checker in todo:
+            if op in live:
+                added += int(checker(op, analysis, rewriter))
+    return added
+
+
+def insert_broadcast_checks(module: ModuleOp) -> int:
+    """Add the run-time check of every `mhlo.dynamic_broadcast_in_dim` and
+    `chlo.broadcast_*` op of `module` whose dims the shape analysis cannot
+    prove valid (the module docstring); returns how many were added."""
+    return _insert_checks(module, (_broadcast_checker,))
+
+
 def insert_extent_checks(module: ModuleOp) -> int:
     """Add the run-time check of every `mhlo.slice`, `mhlo.dynamic_slice`,
     `mhlo.gather` and `mhlo.dynamic_update_slice` of `module` whose window
     may not fit its dynamically shaped operand (`_check_extents`); returns
     how many were added."""
-    rewriter = Rewriter()
-    added = 0
-    names = ("mhlo.slice", "mhlo.dynamic_slice", "mhlo.gather", "mhlo.dynamic_update_slice")
-    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
-        if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
-            continue
-        ops = [
-            o
-            for o in f.walk()
-            if o.name in names
-            and isinstance(o.operands[0].type, TensorType)
-            and DYNAMIC_INDEX in o.operands[0].type.get_shape()
-        ]
-        if not ops:
-            continue
-        # a window nothing reads runs no code: the pipeline erases it (a
-        # check would keep values alive the graph leaves dead)
-        live = _live_ops(f)
-        ops = [o for o in ops if o in live]
-        analysis = ShapeAnalysis(f)
-        for op in ops:
-            added += _check_extents(op, analysis, rewriter)
-    return added
+    return _insert_checks(module, (_extent_checker,))
+
+
+def insert_shape_checks(module: ModuleOp) -> int:
+    """`insert_broadcast_checks` and `insert_extent_checks` in one walk, with
+    one shape analysis and one liveness per function (the compile driver's)."""
+    return _insert_checks(module, (_broadcast_checker, _extent_checker))
 
 
 def insert_slice_bounds_checks(module: ModuleOp) -> int:
@@ -586,5 +599,6 @@ __all__ = [
     "RuntimeCheckError",
     "insert_broadcast_checks",
     "insert_extent_checks",
+    "insert_shape_checks",
     "insert_slice_bounds_checks",
 ]
