@@ -138,7 +138,9 @@ class GraphCycles:
         if self._reach is not None:
             return self._reach
         n = len(self._nodes)
-        reach = np.zeros((n, (n + 63) // 64), dtype=np.uint64)
+        # column-major: the updates read and write a node's ancestors (a
+        # column, n rows) far more than its descendants (a row, n / 64 words)
+        reach = np.zeros((n, (n + 63) // 64), dtype=np.uint64, order="F")
         for x in self.all_nodes_in_post_order():  # successors before their producers
             row = reach[x]
             for w in self._nodes[x].outputs._seq:
@@ -446,15 +448,12 @@ def _contracted_closure(
         rows = np.flatnonzero(above)
         if not len(rows):
             continue
-        # the words `gain` touches, and the one holding `removed` (sorted;
-        # not np.union1d: its first call imports numpy.ma, ~25 ms)
-        touched = gain != 0
-        touched[removed >> 6] = True
-        words = np.flatnonzero(touched)
-        block = closure[np.ix_(rows, words)]
-        block |= gain[words]
-        block[:, np.searchsorted(words, removed >> 6)] &= ~_bit(removed)
-        closure[np.ix_(rows, words)] = block
+        # only the words `gain` touches change, and the one holding `removed`
+        for word in np.flatnonzero(gain).tolist():
+            column = closure[:, word]
+            column[rows] |= gain[word]
+        column = closure[:, removed >> 6]
+        column[rows] &= ~_bit(removed)
     merged = below0 | below1
     for e in ends:
         merged[e >> 6] &= ~_bit(e)
