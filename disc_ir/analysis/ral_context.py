@@ -8,8 +8,8 @@ to the runtime takes the `!disc_ral.context` as its first argument; every
   `op` (BladeDISC's GetContextValueFromFunctionArguments);
 - `default_stream_ops()`: the GPU stream handle of BladeDISC's
   GetDefaultStreamHandle, stream #0 as a pointer: `llvm.mlir.constant(0 : i32)`
-  then `llvm.inttoptr` to an opaque `!llvm.ptr` (BladeDISC's LLVM had
-  `!llvm.ptr<i8>`; LLVM 22 and xDSL only have opaque pointers);
+  then `llvm.inttoptr` to `!llvm.ptr<i8>`, the typed pointer of BladeDISC's
+  LLVM (`disc-to-llvm` makes it opaque, as LLVM has only opaque pointers now);
 - `FUNC_COMP_INTENS_FUSION_ATTR`: functions carrying it (outlined
   compute-intensive fusions) are compiled apart and skipped by the RAL passes.
 """
@@ -17,11 +17,12 @@ to the runtime takes the `!disc_ral.context` as its first argument; every
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, i8, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import RalExecutionContextType
+from disc_ir.dialects.upstream.llvm import IntToPtrOp, LLVMTypedPointerType
 
 FUNC_COMP_INTENS_FUSION_ATTR = "disc.comp_intens_fusion"
 
@@ -59,7 +60,7 @@ def context_of(op: Operation) -> SSAValue:
 def default_stream_ops() -> tuple[Operation, Operation]:
     """The ops making the default GPU stream handle; the second one's result is the handle."""
     zero = llvm.ConstantOp(IntegerAttr(0, i32), i32)
-    handle = llvm.IntToPtrOp(zero.result)
+    handle = IntToPtrOp(zero.result, LLVMTypedPointerType(i8))
     return zero, handle
 
 

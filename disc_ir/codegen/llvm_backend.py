@@ -91,6 +91,8 @@ def _llvm_type(t: Any) -> ir.Type:
         return found
     if isinstance(t, BFloat16Type):
         converted: ir.Type = BF16_STORAGE
+    elif isinstance(t, dllvm.LLVMTypedPointerType):  # pointers are opaque
+        converted = convert_type(llvm.LLVMPointerType(t.addr_space))
     elif isinstance(t, llvm.LLVMArrayType):
         converted = ir.ArrayType(llvm_type(t.type), t.size.data)
     else:
@@ -287,6 +289,13 @@ _CASTS: dict[type[Operation], str] = {
 }
 
 
+def _convert_inttoptr(
+    op: dllvm.IntToPtrOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> None:
+    """disc-ir's `llvm.inttoptr` (the one parsed; its result may be a typed pointer)."""
+    vmap[op.output] = builder.inttoptr(vmap[op.input], llvm_type(op.output.type))
+
+
 def _convert_extract_element(
     op: dllvm.ExtractElementOp, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
 ) -> None:
@@ -310,6 +319,7 @@ _CONVERTERS: dict[type[Operation], Any] = {
     llvm.FCmpOp: _convert_fcmp,
     dllvm.SwitchOp: _convert_switch,
     dllvm.ExtractElementOp: _convert_extract_element,
+    dllvm.IntToPtrOp: _convert_inttoptr,
     dllvm.AtomicRMWOp: _convert_atomic_rmw,
     dllvm.AtomicCmpXchgOp: _convert_atomic_cmpxchg,
     llvm.LoadOp: _convert_load,

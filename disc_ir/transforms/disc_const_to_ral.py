@@ -13,10 +13,10 @@ becomes
     %p = llvm.mlir.addressof @__global_const_0 : !llvm.ptr
     %name = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<N x i8>
     %0 = llvm.mlir.constant(0 : i32) : i32
-    %stream = llvm.inttoptr %0 : i32 to !llvm.ptr
+    %stream = llvm.inttoptr %0 : i32 to !llvm.ptr<i8>
     %c0_i32 = arith.constant <index> : i32
     %r = "disc_ral.dispatch"(%ctx, %stream, %name, %c0_i32) {call_target_name = "ral_const", device = "cpu", ...}
-        : (!disc_ral.context, !llvm.ptr, !llvm.ptr, i32) -> memref<100x100xf32>
+        : (!disc_ral.context, !llvm.ptr<i8>, !llvm.ptr, i32) -> memref<100x100xf32>
 
 and every use of `%buf` is replaced by `%r`. `<name>` is
 `<md5>_<i|f><bits>_<d0>x<d1>...` (the MD5 of the hex-encoded raw data, as in

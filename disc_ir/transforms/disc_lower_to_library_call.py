@@ -6,7 +6,7 @@ function greedily with folding (MLIR's applyPatternsAndFoldGreedily; the
 constants the patterns make are uniqued and hoisted). Functions marked
 `disc.comp_intens_fusion` are skipped. Every dispatch takes the function's
 `!disc_ral.context` (argument #0) first; `stream` below is the default GPU
-stream handle, `llvm.inttoptr` of `llvm.mlir.constant(0 : i32)` to `!llvm.ptr`
+stream handle, `llvm.inttoptr` of `llvm.mlir.constant(0 : i32)` to `!llvm.ptr<i8>`
 (made for CPU calls too, as BladeDISC does). The rewrites (target, device,
 operands after the context):
 

@@ -9,7 +9,9 @@ BladeDISC's DiscToLLVMPass (disc_to_llvm.cc) on opaque pointers:
   encoded name in an `llvm.mlir.global internal constant`;
 * everything else goes to the `llvm` dialect with MLIR's type conversion
   (`index` -> `i64`, `!disc_ral.context` -> `!llvm.ptr`, memrefs -> descriptor
-  structs, memref function arguments expanded into descriptor fields).
+  structs, memref function arguments expanded into descriptor fields); a
+  typed pointer (`llvm.inttoptr ... to !llvm.ptr<i8>`, BladeDISC's stream
+  handle) becomes opaque.
 
 The patterns live in `disc_ir/transforms/lowering/*_to_llvm.py`; one walk
 dispatches each op to its lowering by name (`handler_table`). Operands
@@ -47,6 +49,7 @@ from disc_ir.transforms.lowering.llvm_common import materialize_source
 from disc_ir.transforms.lowering.math_to_llvm import HANDLERS as math_handlers
 from disc_ir.transforms.lowering.memref_to_llvm import HANDLERS as memref_handlers
 from disc_ir.transforms.lowering.ral_dispatch_to_llvm import RalDispatchToLLVM
+from disc_ir.transforms.lowering.typed_pointer_to_llvm import HANDLERS as pointer_handlers
 from disc_ir.transforms.registry import register_pass
 
 Handler = Callable[[Operation, PatternRewriter], None]
@@ -66,6 +69,7 @@ def handler_table(outline_ral_calls: bool = False) -> dict[str, Handler]:
         arith_handlers,
         math_handlers,
         cf_handlers,
+        pointer_handlers,
     ):
         overlap = table.keys() & handlers.keys()
         assert not overlap, f"ops lowered twice: {sorted(overlap)}"

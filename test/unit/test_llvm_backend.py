@@ -5,6 +5,7 @@ against numpy."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -450,6 +451,8 @@ def test_backend_translates_extension_ops():
       %t = llvm.fcmp "_true" %x, %x : f32
       %s = llvm.fptosi %x : f32 to i32
       %u = llvm.uitofp %s : i32 to f32
+      %q = llvm.inttoptr %k : i32 to !llvm.ptr<i8>
+      %q3 = llvm.inttoptr %k : i32 to !llvm.ptr<f32, 3>
       llvm.return %u : f32
     }
     """
@@ -466,6 +469,9 @@ def test_backend_translates_extension_ops():
         "uitofp i32",
     ):
         assert fragment in text, fragment
+    # typed pointers (`!llvm.ptr<i8>`) are opaque in LLVM IR
+    assert re.search(r"= inttoptr i32 %\S+ to ptr\n", text)
+    assert re.search(r"= inttoptr i32 %\S+ to ptr addrspace\(3\)\n", text)
     parse_llvm_ir(text)
 
 

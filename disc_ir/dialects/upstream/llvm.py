@@ -11,7 +11,15 @@ Added (MLIR's names and syntax):
   case_operand_segments = array<i32: ...>, ...}>[^default, ^b1, ^b2]`);
 * `%old = llvm.atomicrmw fadd %ptr, %v monotonic : !llvm.ptr, f32`;
 * `%pair = llvm.cmpxchg %ptr, %cmp, %new acq_rel monotonic : !llvm.ptr, i32`
-  (result `!llvm.struct<(i32, i1)>`).
+  (result `!llvm.struct<(i32, i1)>`);
+* typed pointers, the syntax of the MLIR BladeDISC is built on:
+  `!llvm.ptr<i8>`, `!llvm.ptr<ptr<i8>>`, `!llvm.ptr<array<32 x i8>>`,
+  `!llvm.ptr<f32, 3>` (`LLVMTypedPointerType`; `!llvm.ptr` and
+  `!llvm.ptr<3>` stay xDSL's opaque `LLVMPointerType`), as the result of
+  `llvm.inttoptr` (`IntToPtrOp`, xDSL's op with that result type allowed).
+  The RAL passes make BladeDISC's default stream handle with it
+  (`llvm.inttoptr %0 : i32 to !llvm.ptr<i8>`); `disc-to-llvm` makes every
+  such pointer opaque.
 
 Atomic orderings are stored as MLIR's `AtomicOrdering` integers
 (not_atomic=0, unordered=1, monotonic=2, acquire=4, release=5, acq_rel=6,
@@ -32,17 +40,27 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    NoneAttr,
     VectorType,
     i1,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     RangeOf,
     VarConstraint,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -53,10 +71,104 @@ from xdsl.irdl import (
     var_operand_def,
     var_successor_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
+
+
+@irdl_attr_definition
+class LLVMTypedPointerType(ParametrizedAttribute, TypeAttribute):
+    """`!llvm.ptr<i8>`, `!llvm.ptr<f32, 3>`: a pointer to `pointee` (in address
+    space `addr_space`), MLIR's typed LLVM pointer (LLVM 15 and before).
+
+    Registered as `llvm.ptr` in place of xDSL's opaque `LLVMPointerType`: the
+    forms without a pointee (`!llvm.ptr`, `!llvm.ptr<3>`) parse to that type
+    (`new`). A pointee of the `llvm` dialect is written without its `!llvm.`
+    prefix, as MLIR printed it (`!llvm.ptr<ptr<i8>>`, `!llvm.ptr<array<32 x i8>>`).
+    """
+
+    name = "llvm.ptr"
+
+    pointee: Attribute
+    addr_space: IntAttr | NoneAttr
+
+    def __init__(self, pointee: Attribute, addr_space: int | None = None) -> None:
+        super().__init__(pointee, NoneAttr() if addr_space is None else IntAttr(addr_space))
+
+    @classmethod
+    def new(cls, params: Sequence[Attribute]) -> Attribute:  # type: ignore[override]
+        pointee, addr_space = params
+        if isinstance(pointee, NoneAttr):
+            assert isinstance(addr_space, IntAttr | NoneAttr)
+            return xllvm.LLVMPointerType(addr_space)
+        return super().new(params)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        if parser.parse_optional_characters("<") is None:
+            return (NoneAttr(), NoneAttr())
+        space = parser.parse_optional_integer()
+        if space is not None:
+            parser.parse_characters(">", " to end llvm.ptr parameters")
+            return (NoneAttr(), IntAttr(space))
+        pointee = _parse_pointee(parser)
+        addr_space: IntAttr | NoneAttr = NoneAttr()
+        if parser.parse_optional_characters(",") is not None:
+            addr_space = IntAttr(parser.parse_integer(allow_negative=False))
+        parser.parse_characters(">", " to end llvm.ptr parameters")
+        return (pointee, addr_space)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_pointee(printer, self.pointee)
+            if isinstance(self.addr_space, IntAttr):
+                printer.print_string(f", {self.addr_space.data}")
+
+
+def _parse_pointee(parser: AttrParser) -> Attribute:
+    """A typed pointer's pointee: `ptr<...>` / `ptr` and `array<N x T>` without
+    the `!llvm.` prefix, or any type."""
+    if parser.parse_optional_keyword("ptr") is not None:
+        return LLVMTypedPointerType.new(LLVMTypedPointerType.parse_parameters(parser))
+    if parser.parse_optional_keyword("array") is not None:
+        parser.parse_characters("<", " to start llvm.array parameters")
+        size = parser.parse_integer(allow_negative=False)
+        parser.parse_keyword("x")
+        element = _parse_pointee(parser)
+        parser.parse_characters(">", " to end llvm.array parameters")
+        return xllvm.LLVMArrayType(IntAttr(size), element)
+    return parser.parse_type()
+
+
+def _print_pointee(printer: Printer, pointee: Attribute) -> None:
+    if isinstance(pointee, LLVMTypedPointerType | xllvm.LLVMPointerType):
+        printer.print_string("ptr")
+        pointee.print_parameters(printer)
+    elif isinstance(pointee, xllvm.LLVMArrayType):
+        printer.print_string(f"array<{pointee.size.data} x ")
+        _print_pointee(printer, pointee.type)
+        printer.print_string(">")
+    else:
+        printer.print_attribute(pointee)
+
+
+@irdl_op_definition
+class IntToPtrOp(IRDLOperation):
+    """`%p = llvm.inttoptr %i : i32 to !llvm.ptr<i8>`: xDSL's op, its result
+    also a typed pointer (opaque unless `ptr_type` says otherwise)."""
+
+    name = "llvm.inttoptr"
+
+    assembly_format = "$input attr-dict `:` type($input) `to` type($output)"
+
+    input = operand_def(IntegerType)
+    output = result_def(xllvm.LLVMPointerType | LLVMTypedPointerType)
+
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, input: SSAValue | Operation, ptr_type: Attribute | None = None) -> None:
+        super().__init__(operands=[input], result_types=[ptr_type or xllvm.LLVMPointerType()])
 
 
 @irdl_op_definition
@@ -407,6 +519,9 @@ EXTRA_OPS: list[type[Operation]] = [
 
 LLVM = Dialect(
     "llvm",
-    [*xllvm.LLVM.operations, *EXTRA_OPS],
-    list(xllvm.LLVM.attributes),
+    [*(op for op in xllvm.LLVM.operations if op is not xllvm.IntToPtrOp), IntToPtrOp, *EXTRA_OPS],
+    [
+        *(a for a in xllvm.LLVM.attributes if a is not xllvm.LLVMPointerType),
+        LLVMTypedPointerType,
+    ],
 )

@@ -83,6 +83,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.disc_ral import DispatchOp, RalExecutionContextType
+from disc_ir.dialects.upstream.llvm import LLVMTypedPointerType
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.runtime.abi import HOST_GLUE_PREFIX
 from disc_ir.transforms.lowering import llvm_builders as builders
@@ -179,6 +180,8 @@ def llvm_type_for(t: Attribute) -> Attribute:
         return memref_descriptor_type(t)
     if isinstance(t, RalExecutionContextType):
         return llvm.LLVMPointerType()
+    if isinstance(t, LLVMTypedPointerType):
+        return llvm.LLVMPointerType(t.addr_space)
     if isinstance(t, IndexType):
         return i64
     if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:

@@ -90,3 +90,27 @@ func.func @preds(%c: i1, %x: i32) -> i32 {
 ^bb3:
   cf.br ^bb2(%x : i32)
 }
+
+// -----
+
+// Typed LLVM pointers, the syntax of the MLIR BladeDISC is built on: a
+// pointee of the llvm dialect is written without its `!llvm.` prefix; the
+// forms without a pointee are the opaque pointer.
+// CHECK-LABEL: func.func @typed_pointers(
+// CHECK: %0 = llvm.inttoptr %arg0 : i32 to !llvm.ptr<i8>
+// CHECK-NEXT: %1 = llvm.inttoptr %arg0 : i32 to !llvm.ptr<f32, 3>
+// CHECK-NEXT: %2 = llvm.inttoptr %arg0 : i32 to !llvm.ptr<ptr<i8>>
+// CHECK-NEXT: %3 = llvm.inttoptr %arg0 : i32 to !llvm.ptr<array<32 x i8>>
+// CHECK-NEXT: %4 = llvm.inttoptr %arg0 : i32 to !llvm.ptr
+// CHECK-NEXT: %5 = llvm.inttoptr %arg0 : i32 to !llvm.ptr<1>
+// GENERIC-LABEL: sym_name = "typed_pointers"
+// GENERIC: "llvm.inttoptr"(%arg0) : (i32) -> !llvm.ptr<i8>
+func.func @typed_pointers(%i: i32) {
+  %0 = llvm.inttoptr %i : i32 to !llvm.ptr<i8>
+  %1 = llvm.inttoptr %i : i32 to !llvm.ptr<f32, 3>
+  %2 = llvm.inttoptr %i : i32 to !llvm.ptr<ptr<i8>>
+  %3 = llvm.inttoptr %i : i32 to !llvm.ptr<array<32 x i8>>
+  %4 = llvm.inttoptr %i : i32 to !llvm.ptr
+  %5 = llvm.inttoptr %i : i32 to !llvm.ptr<1>
+  return
+}

@@ -14,9 +14,9 @@
 // CHECK: %[[G0:.*]] = llvm.mlir.addressof @__global_const_0 : !llvm.ptr
 // CHECK: %[[N0:.*]] = llvm.getelementptr %[[G0]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<41 x i8>
 // CHECK: %[[Z0:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[S0:.*]] = llvm.inttoptr %[[Z0]] : i32 to !llvm.ptr
+// CHECK: %[[S0:.*]] = llvm.inttoptr %[[Z0]] : i32 to !llvm.ptr<i8>
 // CHECK: %[[I0:.*]] = arith.constant 0 : i32
-// CHECK: %[[C0:.*]] = "disc_ral.dispatch"(%[[CTX]], %[[S0]], %[[N0]], %[[I0]]) {backend_config = "", call_target_name = "ral_const", device = "cpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, !llvm.ptr, i32) -> memref<2x3xf32>
+// CHECK: %[[C0:.*]] = "disc_ral.dispatch"(%[[CTX]], %[[S0]], %[[N0]], %[[I0]]) {backend_config = "", call_target_name = "ral_const", device = "cpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, !llvm.ptr, i32) -> memref<2x3xf32>
 // The same contents on the device: index 0 among the device constants.
 // CHECK: %[[I1:.*]] = arith.constant 0 : i32
 // CHECK: %[[C1:.*]] = "disc_ral.dispatch"(%[[CTX]], %{{.*}}, %{{.*}}, %[[I1]]) {{.*}}call_target_name = "ral_const", device = "gpu"{{.*}} -> memref<2x3xf32, #gpu.address_space<global>>

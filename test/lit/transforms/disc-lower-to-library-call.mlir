@@ -20,9 +20,9 @@ func.func @recv_send(%ctx: !disc_ral.context) {
 // CHECK-LABEL: func.func @h2d_d2h
 // CHECK-SAME: (%[[CTX:.*]]: !disc_ral.context, %[[H:.*]]: memref<?xf32>, %[[D:.*]]: memref<?xf32, #gpu.address_space<global>>)
 // CHECK: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[S:.*]] = llvm.inttoptr %[[Z]] : i32 to !llvm.ptr
-// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]], %[[H]], %[[D]]) {backend_config = "", call_target_name = "h2d", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, memref<?xf32>, memref<?xf32, #gpu.address_space<global>>) -> ()
-// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]]) {backend_config = "", call_target_name = "sync_on_stream", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr) -> ()
+// CHECK: %[[S:.*]] = llvm.inttoptr %[[Z]] : i32 to !llvm.ptr<i8>
+// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]], %[[H]], %[[D]]) {backend_config = "", call_target_name = "h2d", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, memref<?xf32>, memref<?xf32, #gpu.address_space<global>>) -> ()
+// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]]) {backend_config = "", call_target_name = "sync_on_stream", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>) -> ()
 // CHECK: %[[S2:.*]] = llvm.inttoptr
 // CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S2]], %[[D]], %[[H]]) {{.*}}call_target_name = "d2h"
 // CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S2]]) {{.*}}call_target_name = "sync_on_stream"
@@ -43,7 +43,7 @@ func.func @h2d_d2h(%ctx: !disc_ral.context, %h: memref<?xf32>, %d: memref<?xf32,
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
 // CHECK: %[[S:.*]] = llvm.inttoptr
-// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]], %[[A]], %[[B]], %[[C]], %[[TRUE]], %[[FALSE]], %[[TRUE]]) {backend_config = "", call_target_name = "ral_gemm", device = "cpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, memref<?x?xf32>, memref<4x8xf32>, memref<?x8xf32>, i1, i1, i1) -> ()
+// CHECK: "disc_ral.dispatch"(%[[CTX]], %[[S]], %[[A]], %[[B]], %[[C]], %[[TRUE]], %[[FALSE]], %[[TRUE]]) {backend_config = "", call_target_name = "ral_gemm", device = "cpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, memref<?x?xf32>, memref<4x8xf32>, memref<?x8xf32>, i1, i1, i1) -> ()
 // CHECK-NOT: lmhlo.dot_general
 func.func @gemm(%ctx: !disc_ral.context, %a: memref<?x?xf32>, %b: memref<4x8xf32>, %c: memref<?x8xf32>) {
   "lmhlo.constant"(%b) {value = dense<1.0> : tensor<4x8xf32>} : (memref<4x8xf32>) -> ()
@@ -56,7 +56,7 @@ func.func @gemm(%ctx: !disc_ral.context, %a: memref<?x?xf32>, %b: memref<4x8xf32
 // Batched gemm on the GPU.
 // CHECK-LABEL: func.func @batched_gemm
 // CHECK: %[[FALSE:.*]] = arith.constant false
-// CHECK: "disc_ral.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[FALSE]], %[[FALSE]], %[[FALSE]]) {backend_config = "", call_target_name = "ral_gemm", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>, i1, i1, i1) -> ()
+// CHECK: "disc_ral.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[FALSE]], %[[FALSE]], %[[FALSE]]) {backend_config = "", call_target_name = "ral_gemm", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>, i1, i1, i1) -> ()
 func.func @batched_gemm(%ctx: !disc_ral.context, %a: memref<?x?x?xf16, #gpu.address_space<global>>, %b: memref<?x?x?xf16, #gpu.address_space<global>>, %c: memref<?x?x?xf16, #gpu.address_space<global>>) {
   "lmhlo.dot_general"(%a, %b, %c) {dot_dimension_numbers = #mhlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>} : (memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>, memref<?x?x?xf16, #gpu.address_space<global>>) -> ()
   return
@@ -108,7 +108,7 @@ func.func @transpose(%ctx: !disc_ral.context, %a: memref<?x?xf32, #gpu.address_s
 // CHECK: %[[SHAPE:.*]] = memref.alloca() : memref<2xindex>
 // CHECK: memref.store %[[N]], %[[SHAPE]][%c0] : memref<2xindex>
 // CHECK: memref.store %c16, %[[SHAPE]][%c1] : memref<2xindex>
-// CHECK: %[[R:.*]] = "disc_ral.dispatch"(%[[CTX]], %{{.*}}, %[[SRC]], %[[SHAPE]]) {backend_config = "", call_target_name = "inc_ref", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, memref<?x?xf32, #gpu.address_space<global>>, memref<2xindex>) -> memref<?x16xf32, #gpu.address_space<global>>
+// CHECK: %[[R:.*]] = "disc_ral.dispatch"(%[[CTX]], %{{.*}}, %[[SRC]], %[[SHAPE]]) {backend_config = "", call_target_name = "inc_ref", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, memref<?x?xf32, #gpu.address_space<global>>, memref<2xindex>) -> memref<?x16xf32, #gpu.address_space<global>>
 // CHECK: %[[V:.*]] = memref.reinterpret_cast %[[R]] to offset: [0], sizes: [%[[N]], 16], strides: [16, 1]
 // CHECK: "lmhlo.abs"(%[[V]], %{{.*}})
 // CHECK: "lmhlo.copy"(%{{.*}}, %{{.*}}) : (memref<64xf32>, memref<64xf32>) -> ()
@@ -180,7 +180,7 @@ func.func @topk(%ctx: !disc_ral.context, %k: memref<?x?xf32, #gpu.address_space<
 // custom_call_v2: results come from the dispatch; the custom attrs are
 // serialized into backend_config ('d' places it on the GPU).
 // CHECK-LABEL: func.func @custom_v2
-// CHECK: %[[R:.*]] = "disc_ral.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}) {backend_config = "\04\00\00\00\00\00\00\00dict\00\00\00\00\00\00\00\00", call_target_name = "my_op", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr, memref<?xf32, #gpu.address_space<global>>) -> memref<?xf32, #gpu.address_space<global>>
+// CHECK: %[[R:.*]] = "disc_ral.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}) {backend_config = "\04\00\00\00\00\00\00\00dict\00\00\00\00\00\00\00\00", call_target_name = "my_op", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>, memref<?xf32, #gpu.address_space<global>>) -> memref<?xf32, #gpu.address_space<global>>
 // CHECK: return %[[R]]
 func.func @custom_v2(%ctx: !disc_ral.context, %a: memref<?xf32, #gpu.address_space<global>>) -> memref<?xf32, #gpu.address_space<global>> {
   %0 = "lmhlo_disc.custom_call_v2"(%a) {call_target_name = "my_op", custom_attrs = {}, device = "d", input_placements = "d", output_placements = "d", input_layouts = "*", output_layouts = "*", expected_input_layouts = "*", expected_output_layouts = "*", has_side_effect = false} : (memref<?xf32, #gpu.address_space<global>>) -> memref<?xf32, #gpu.address_space<global>>

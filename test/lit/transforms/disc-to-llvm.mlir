@@ -248,3 +248,21 @@ func.func @global() -> f32 {
   %v = memref.load %g[%c1, %c1] : memref<2x2xf32>
   return %v : f32
 }
+
+// -----
+
+// BladeDISC's default stream handle is a typed pointer (`!llvm.ptr<i8>`);
+// LLVM's pointers are opaque: the handle becomes `!llvm.ptr` and is passed on
+// as a pointer argument of the RAL call.
+// CHECK-LABEL: llvm.func @typed_stream_handle
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[STREAM:.*]] = llvm.inttoptr %[[ZERO]] : i32 to !llvm.ptr{{$}}
+// CHECK: llvm.store %[[STREAM]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.mlir.addressof @sync_on_stream___gpu___pvoid_pvoid___void
+// CHECK: llvm.call @disc_ral_call
+func.func @typed_stream_handle(%ctx: !disc_ral.context) {
+  %0 = llvm.mlir.constant(0 : i32) : i32
+  %1 = llvm.inttoptr %0 : i32 to !llvm.ptr<i8>
+  "disc_ral.dispatch"(%ctx, %1) {backend_config = "", call_target_name = "sync_on_stream", device = "gpu", has_side_effect = false} : (!disc_ral.context, !llvm.ptr<i8>) -> ()
+  return
+}
