@@ -7,11 +7,11 @@ holding only the default device's strategy:
 
 * `fusion-strategy=base`: `[base]`;
 * `stitch`, CPU: `[sparse_base, stitch_base, stitch, base]` (+ `transform_based`
-  with `mlir-compute-intensive-codegen`);
+  with `mlir-compute-intensive-codegen` or `DISC_ENABLE_TRANSFORM_SCHEDULE`);
 * `stitch`, GPU: `[base, stitch]` (+ `pre_dot`, `dot` first with
   `DISC_ENABLE_COMPUTE_INTENSIVE_FUSE`, + `transform_based`).
 
-Strategies not implemented here (dot, sparse, transform-based)
+Strategies not implemented here (dot, sparse, GPU transform-based)
 have no entry: their stage fuses nothing, and `missing_strategies` names them.
 """
 
@@ -26,6 +26,7 @@ from disc_ir.analysis.fusion_strategy_base import (
 )
 from disc_ir.analysis.fusion_strategy_stitch_cpu import StitchCpuFusionStrategy
 from disc_ir.analysis.fusion_strategy_stitch_gpu import StitchGpuFusionStrategy
+from disc_ir.analysis.fusion_strategy_transform_cpu import TransformBasedCpuFusionStrategy
 from disc_ir.config import env_flag
 
 _FACTORIES: dict[tuple[str, str], type[FusionStrategy]] = {
@@ -35,6 +36,7 @@ _FACTORIES: dict[tuple[str, str], type[FusionStrategy]] = {
     ("cpu", "stitch_base"): StitchBaseCpuFusionStrategy,
     ("cpu", "stitch"): StitchCpuFusionStrategy,
     ("gpu", "stitch"): StitchGpuFusionStrategy,
+    ("cpu", "transform_based"): TransformBasedCpuFusionStrategy,
 }
 
 #: Known to BladeDISC but not implemented here.
@@ -43,7 +45,6 @@ UNIMPLEMENTED = frozenset(
         ("gpu", "pre_dot"),
         ("gpu", "dot"),
         ("gpu", "transform_based"),
-        ("cpu", "transform_based"),
         ("cpu", "sparse_base"),
     }
 )
@@ -83,7 +84,7 @@ def pipeline_stage_names(
         stages += ["base", "stitch"]
     else:
         stages = ["sparse_base", "stitch_base", "stitch", "base"]
-    if mlir_compute_intensive_codegen:
+    if mlir_compute_intensive_codegen or env_flag("DISC_ENABLE_TRANSFORM_SCHEDULE"):
         stages.append("transform_based")
     return stages
 

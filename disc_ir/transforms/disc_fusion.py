@@ -24,9 +24,13 @@ one `lmhlo.fusion`:
 
 Options: `gpu-enabled` (default true), `fusion-strategy` (`base` | `stitch`,
 default `base`), `mlir-compute-intensive-codegen` (default false).
-`DISC_ENABLE_SHAPE_CONSTRAINT_IR` selects how shapes are compared; the dot,
-sparse and transform-based stages are not implemented and fuse nothing
-(their ops stay as the other stages left them).
+`DISC_ENABLE_SHAPE_CONSTRAINT_IR` selects how shapes are compared. With
+`mlir-compute-intensive-codegen` (or `DISC_ENABLE_TRANSFORM_SCHEDULE`) the
+CPU stitch pipeline ends with the transform-based stage: GEMMs with their
+constant weights and elementwise epilogues become kTransform fusions (whose
+transform-dialect code generation disc-ir lacks). The dot, sparse and GPU
+transform-based stages are not implemented and fuse nothing (their ops stay
+as the other stages left them).
 `DISC_EXPECTED_KERNELS_IN_UT=N` makes the pass fail unless it created N
 fusions; `DISC_DEBUG_MAX_FUSION_NUMBER=N` applies only the first N.
 """

@@ -161,6 +161,14 @@ def lower_cpu_fusion(fusion: Operation, sa: ShapeAnalysis | None) -> None:
         lower_col_reduction_cpu(roots)
     elif ftype is FusionType.STITCH:
         lower_stitch_cpu(pattern, shape_analysis=sa, fusion=fusion)
+    elif ftype is FusionType.TRANSFORM:
+        # BladeDISC lowers these with transform-dialect schedules
+        # (disc-transform-legalize-to-loop), which disc-ir does not have
+        raise LoweringError(
+            "Unknown fusion type kTransform (its transform-dialect code generation "
+            "is not implemented: unset DISC_ENABLE_TRANSFORM_SCHEDULE / "
+            "mlir-compute-intensive-codegen)"
+        )
     else:
         raise LoweringError(f"Unknown fusion type {ftype.value}")
     clean_unused_lhlo_ops(block)
