@@ -144,9 +144,18 @@ def _memref_type(value: SSAValue) -> MemRefType | None:
     return t if isinstance(t, MemRefType) else None
 
 
-def _rank(value: SSAValue) -> int | None:
+def memref_rank(value: SSAValue) -> int | None:
+    """The rank of `value`'s memref type (None for other types)."""
     t = _memref_type(value)
     return None if t is None else len(t.get_shape())
+
+
+_rank = memref_rank
+
+
+def is_broadcast(op: Operation) -> bool:
+    """`lmhlo.broadcast_in_dim`, `lmhlo.broadcast` or `lmhlo.dynamic_broadcast_in_dim`."""
+    return op.name in _BROADCASTS
 
 
 def num_result_operands(op: Operation) -> int:
@@ -648,6 +657,8 @@ def set_fusion_attrs(
 
 
 __all__ = [
+    "is_broadcast",
+    "memref_rank",
     "FUSION_NAME_ATTR",
     "FUSION_TAG_ATTR",
     "FUSION_TYPE_ATTR",

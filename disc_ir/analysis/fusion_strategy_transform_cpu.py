@@ -29,8 +29,10 @@ from xdsl.ir import Operation
 from disc_ir.analysis.fusion_pattern import (
     FusionPattern,
     FusionType,
+    is_broadcast,
     is_elementwise,
     is_splat_or_scalar_constant,
+    memref_rank,
     result_buffer,
 )
 from disc_ir.analysis.fusion_strategy_base import FusionStrategy
@@ -41,19 +43,13 @@ from disc_ir.ir.attrs import inherent_attr
 
 #: set to 0 to fuse GEMMs with their constant weights only
 EPILOGUE_ENV = "DISC_ENABLE_TRANSFORM_GEMM_EPILOGUE_FUSION"
-_BROADCASTS = ("lmhlo.broadcast_in_dim", "lmhlo.broadcast", "lmhlo.dynamic_broadcast_in_dim")
-
-
-def _rank(value: object) -> int | None:
-    t = getattr(value, "type", None)
-    return t.get_num_dims() if isinstance(t, MemRefType) else None
 
 
 def is_supported_dot(op: Operation) -> bool:
     """A rank-2 `lmhlo.dot_general` without batching dims, one contracting dim each side."""
     if op.name != "lmhlo.dot_general" or len(op.operands) != 3:
         return False
-    if any(_rank(v) != 2 for v in op.operands):
+    if any(memref_rank(v) != 2 for v in op.operands):
         return False
     dims = inherent_attr(op, "dot_dimension_numbers")
     if not isinstance(dims, DotDimensionNumbersAttr):
@@ -61,10 +57,6 @@ def is_supported_dot(op: Operation) -> bool:
     if dims.lhs_batching or dims.rhs_batching:
         return False
     return len(dims.lhs_contracting) == 1 and len(dims.rhs_contracting) == 1
-
-
-def is_broadcast(op: Operation) -> bool:
-    return op.name in _BROADCASTS
 
 
 def is_supported_broadcast(op: Operation, shape_analysis: ShapeAnalysis) -> bool:
@@ -109,6 +101,13 @@ class TransformBasedCpuFusionStrategy(FusionStrategy):
         return self.is_fusible_op(op)
 
     def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
+        """Set `pattern`'s type (kTransform, kLoop or kNone) and dominant op;
+        whether it is fusible."""
+        self._classify(shape_analysis, pattern)
+        return pattern.is_fusible()
+
+    def _classify(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> None:
+        """BladeDISC's initFusionPattern: kNone unless a rule below holds."""
         pattern.dominant_op, pattern.fusion_type = None, FusionType.NONE
         ops = pattern.op_list
         if len(ops) == 1:
@@ -123,47 +122,46 @@ class TransformBasedCpuFusionStrategy(FusionStrategy):
                 pattern.fusion_type = (
                     FusionType.TRANSFORM if is_supported_dot(op) else FusionType.LOOP
                 )
-            return True
+            return
         if len(pattern.results) != 1:
-            return True  # one result only
+            return  # one result only
         dots: list[Operation] = []
         weights = set()
         for op in ops:
             if not self._op_fusible(op, shape_analysis):
-                return True
+                return
             if is_supported_dot(op):
                 dots.append(op)
                 weights.add(op.operands[1])
         if len(dots) > 1:
-            return True  # one GEMM at most
+            return  # one GEMM at most
         constants = [op for op in ops if op.name == "lmhlo.constant"]
         if not dots:
             # an elementwise / broadcast epilogue on its own: no large constant
             if all(is_splat_or_scalar_constant(op) for op in constants) and pattern.root_ops:
                 pattern.fusion_type = FusionType.LOOP
                 pattern.dominant_op = pattern.root_ops[0]
-            return True
+            return
         dot = dots[0]
         # constants feed nothing outside; each is the GEMM's weight or a scalar / splat
         const_weights = set()
         roots = pattern.root_ops
         for op in constants:
             if op in roots:
-                return True
+                return
             if op.operands[0] in weights:
                 const_weights.add(op.operands[0])
             elif not is_splat_or_scalar_constant(op):
-                return True
+                return
         # an epilogue only: the GEMM reads buffers from outside (or its constant weight)
         outside = set(pattern.operands)
         for operand in dot.operands[:-1]:
             if operand not in const_weights and operand not in outside:
-                return True
+                return
         # the result is shaped as the GEMM's output
         if not all(shape_analysis.is_shape_equal(r, dot.operands[2]) for r in pattern.results):
-            return True
+            return
         pattern.dominant_op, pattern.fusion_type = dot, FusionType.TRANSFORM
-        return True
 
     def try_fuse(
         self,
@@ -172,8 +170,9 @@ class TransformBasedCpuFusionStrategy(FusionStrategy):
         rhs: FusionPattern,
         target: FusionPattern,
     ) -> bool:
-        self.init_fusion_pattern(shape_analysis, target)
-        return target.is_fusible()
+        # BladeDISC's tryFuse is initFusionPattern's verdict: `try_fuse_inplace`
+        # asks `init_fusion_pattern` next, which decides (one classification)
+        return True
 
 
 __all__ = [
