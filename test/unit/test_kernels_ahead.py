@@ -109,3 +109,36 @@ def test_background_compile_errors_surface_on_result() -> None:
     work = BackgroundObject("define void @f() { ret i32 0 }")
     with pytest.raises(BackendError):
         work.result()
+
+
+def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interval() -> None:
+    """While LLVM works on a worker thread the interpreter's switch interval is
+    `WORKER_SWITCH_INTERVAL` (the worker gets the GIL back between its llvmlite
+    calls without waiting out the default 5 ms); the last worker to end restores
+    the interval it found, errors included."""
+    import sys
+
+    from disc_ir.codegen import llvm_backend
+
+    before = sys.getswitchinterval()
+    assert llvm_backend.WORKER_SWITCH_INTERVAL < before
+    seen: list[float] = []
+    original = llvm_backend.parse_llvm_ir
+
+    def spy(text: str):  # noqa: ANN202 - an llvmlite module
+        seen.append(sys.getswitchinterval())
+        return original(text)
+
+    llvm_backend.parse_llvm_ir = spy  # type: ignore[assignment]
+    try:
+        works = [BackgroundObject("define void @f() { ret void }") for _ in range(2)]
+        for work in works:
+            work.result()
+        failing = BackgroundObject("define void @f() { ret i32 0 }")
+        with pytest.raises(BackendError):
+            failing.result()
+    finally:
+        llvm_backend.parse_llvm_ir = original  # type: ignore[assignment]
+    # (CPython keeps the interval in microseconds)
+    assert seen == pytest.approx([llvm_backend.WORKER_SWITCH_INTERVAL] * 3)
+    assert sys.getswitchinterval() == before
