@@ -44,21 +44,21 @@ class _Emit:
 
 def _tan(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
-    rw.replace_op(op, arith.DivfOp(e(xmath.SinOp(x)), e(xmath.CosOp(x))))
+    rw.replace(op, arith.DivfOp(e(xmath.SinOp(x)), e(xmath.CosOp(x))))
 
 
 def _sinh(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
     neg = e(arith.NegfOp(x))
     diff = e(arith.SubfOp(e(xmath.ExpM1Op(x)), e(xmath.ExpM1Op(neg))))
-    rw.replace_op(op, arith.MulfOp(diff, e.const(0.5, x.type)))  # type: ignore[arg-type]
+    rw.replace(op, arith.MulfOp(diff, e.const(0.5, x.type)))  # type: ignore[arg-type]
 
 
 def _cosh(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
     neg = e(arith.NegfOp(x))
     total = e(arith.AddfOp(e(xmath.ExpOp(x)), e(xmath.ExpOp(neg))))
-    rw.replace_op(op, arith.MulfOp(total, e.const(0.5, x.type)))  # type: ignore[arg-type]
+    rw.replace(op, arith.MulfOp(total, e.const(0.5, x.type)))  # type: ignore[arg-type]
 
 
 def _sqrt_one_minus_square(e: _Emit, x: SSAValue) -> SSAValue:
@@ -68,18 +68,18 @@ def _sqrt_one_minus_square(e: _Emit, x: SSAValue) -> SSAValue:
 
 def _asin(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
-    rw.replace_op(op, xmath.Atan2Op(x, _sqrt_one_minus_square(e, x)))
+    rw.replace(op, xmath.Atan2Op(x, _sqrt_one_minus_square(e, x)))
 
 
 def _acos(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
-    rw.replace_op(op, xmath.Atan2Op(_sqrt_one_minus_square(e, x), x))
+    rw.replace(op, xmath.Atan2Op(_sqrt_one_minus_square(e, x), x))
 
 
 def _log10(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
     scale = e.const(1.0 / pymath.log(10.0), x.type)  # type: ignore[arg-type]
-    rw.replace_op(op, arith.MulfOp(e(xmath.LogOp(x)), scale))
+    rw.replace(op, arith.MulfOp(e(xmath.LogOp(x)), scale))
 
 
 def _powf(op: Operation, rw: PatternRewriter) -> None:
@@ -96,7 +96,7 @@ def _powf(op: Operation, rw: PatternRewriter) -> None:
     a_negative = e(arith.CmpfOp(a, zero, "olt"))
     value = e(arith.SelectOp(a_negative, negative_base, magnitude))
     b_zero = e(arith.CmpfOp(b, zero, "oeq"))
-    rw.replace_op(op, arith.SelectOp(b_zero, one, value))
+    rw.replace(op, arith.SelectOp(b_zero, one, value))
 
 
 HANDLERS: dict[str, Handler] = {
