@@ -6,7 +6,8 @@
 `import_stablehlo(text, *, file_name="<stablehlo>", entry="main")` parses
 the pretty or generic form (with or without debug locations, static or
 shape-polymorphic `jax.export` modules) and returns a module holding only
-mhlo / chlo / func / shape ops, ready for `disc_ir.compile`:
+mhlo / chlo / func / shape ops (and the `tensor` / `arith` scalars of the
+shape operands of step 4), ready for `disc_ir.compile`:
 
 1. `stablehlo-legalize-to-hlo`: every stablehlo op to its mhlo twin;
    `stablehlo.composite` becomes a call of its decomposition;
@@ -21,7 +22,12 @@ mhlo / chlo / func / shape ops, ready for `disc_ir.compile`:
    = ...}`; when the predicate is false at run time the RAL raises
    `disc_ir.runtime.ShapeAssertionError` with the message formatted with
    the values, as JAX formats it (`message.format(*values)`);
-4. names: the entry gets `tf.entry_function = {inputs = ..., outputs = ...}`
+4. shape operands: jax builds each dynamic shape by concatenating
+   `reshape(get_dimension_size)` and constants; such a concatenate used
+   only as shape operands becomes `tensor.from_elements` of its extents
+   (`disc_ir.frontends.shape_operands`), the form BladeDISC's bridges give
+   the pipeline (no shape kernel on the host, no constants read at run time);
+5. names: the entry gets `tf.entry_function = {inputs = ..., outputs = ...}`
    (what `disc_ir.compile` reads for `Executable.inputs/outputs[i].name`):
    outputs from the results' `jax.result_info`, inputs from `jax.arg_info`
    or the arguments' name locations (`loc("x")`), `inputN` / `outputN`
@@ -51,6 +57,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.frontends.shape_operands import concatenated_shapes_to_from_elements
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import parse_module
 
@@ -93,6 +100,7 @@ def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleO
         raise StableHloImportError(str(exc)) from None
     inline_calls(module)
     remove_unused_private_functions(module, keep=entry)
+    concatenated_shapes_to_from_elements(module)
     lower_shape_assertions(module)
     reject_dynamic_custom_calls(module)
     main = _function(module, entry)
