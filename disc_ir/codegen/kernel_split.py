@@ -29,7 +29,7 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
-from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
+from disc_ir.codegen.loop_utils import CPU_KERNEL_FUNC_ATTR
 from disc_ir.ir.attrs import inherent_attr
 
 

@@ -49,15 +49,15 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, StringA
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.config import env_flag
+from disc_ir.fusion.pattern import (
     fusion_name,
     in_same_fusion_family,
     output_operands,
     parent_fusion,
     value_users,
 )
-from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag
 from disc_ir.ir.structural_key import StructuralKey, append_structure
 
 #: on a duplicate fusion: the name of the fusion whose lowering it will take

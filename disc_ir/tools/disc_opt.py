@@ -42,7 +42,7 @@ from disc_ir.ir.pass_pipeline import (
 )
 from disc_ir.ir.printer import MlirPrinter
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.transforms.registry import is_pass_name, pass_infos, pass_names
+from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 

@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from disc_ir.transforms.registry import builtin_passes, pass_options, pass_summary
+from disc_ir.passes.registry import builtin_passes, pass_options, pass_summary
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "docs" / "passes.md"

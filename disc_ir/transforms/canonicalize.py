@@ -1,10 +1,10 @@
 """`canonicalize`: MLIR's canonicalizer on xDSL's rewriting machinery.
 
 The pass applies, greedily and to a fixed point, what MLIR's Canonicalizer
-applies: dead op removal, op folding (`disc_ir.transforms.folding.fold_op`,
+applies: dead op removal, op folding (`disc_ir.rewriting.folding.fold_op`,
 falling back to xDSL's `HasFolder` hooks), and the canonicalization patterns
 of each op (disc-ir's own for arith/scf/memref/tensor in
-`disc_ir.transforms.patterns`, xDSL's `HasCanonicalizationPatternsTrait`
+`disc_ir.rewriting.patterns`, xDSL's `HasCanonicalizationPatternsTrait`
 patterns for every other dialect).
 
 It follows MLIR's GreedyPatternRewriteDriver and OperationFolder:
@@ -57,23 +57,23 @@ from disc_ir.ir.trait_cache import (
     only_reads_or_allocates,
     removal_is_class_constant,
 )
-from disc_ir.transforms.folding import (
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.folding import (
     constant_value,
     materialize_constant,
     move_constants_right,
     operand_constants,
 )
-from disc_ir.transforms.folding.core import (
+from disc_ir.rewriting.folding.core import (
     _CONSTANT_KIND,
     _constant_kind,
     fold_in_place,
     fold_with_constants,
     may_fold,
 )
-from disc_ir.transforms.folding.ints import int_value, to_signed
-from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
-from disc_ir.transforms.patterns.utils import erase_op
-from disc_ir.transforms.registry import register_pass
+from disc_ir.rewriting.folding.ints import int_value, to_signed
+from disc_ir.rewriting.patterns import OWN_DIALECTS, canonicalization_patterns
+from disc_ir.rewriting.patterns.utils import erase_op
 
 # --------------------------------------------------------------------------
 # dead ops

@@ -31,9 +31,9 @@ from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.analysis.fusion_pattern import parent_fusion
+from disc_ir.fusion.pattern import parent_fusion
+from disc_ir.passes.registry import register_pass
 from disc_ir.transforms.disc_outline_cpu_kernel import fusion_full_name
-from disc_ir.transforms.registry import register_pass
 
 LAUNCH_FUNC = "gpu.launch_func"
 

@@ -39,8 +39,8 @@ from xdsl.pattern_rewriter import (
 from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.ir import builders
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
 
 
 def _static_extent_count(value: SSAValue) -> int | None:

@@ -51,7 +51,11 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir.analysis.graph_cycles import GraphCycles
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
+from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
+from disc_ir.fusion.pattern import (
     FusionPattern,
     OpFacts,
     fusion_body_ops,
@@ -62,17 +66,13 @@ from disc_ir.analysis.fusion_pattern import (
     result_buffer,
     set_fusion_attrs,
 )
-from disc_ir.analysis.fusion_strategies import make_fusion_pipeline
-from disc_ir.analysis.fusion_strategy_base import (
+from disc_ir.fusion.strategies import make_fusion_pipeline
+from disc_ir.fusion.strategy_base import (
     REFUSE_ALL,
     FusionStrategy,
     PlacementAwareFusionStrategy,
 )
-from disc_ir.analysis.graph_cycles import GraphCycles
-from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
-from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def horizontal_fusion_enabled() -> bool:

@@ -36,8 +36,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.codegen.llvm_backend import BackendError
-from disc_ir.codegen.nvptx_backend import (
+from disc_ir.backend.llvm_backend import BackendError
+from disc_ir.backend.ptx import (
     PtxasError,
     assemble_cubin,
     compile_ptx,
@@ -45,7 +45,7 @@ from disc_ir.codegen.nvptx_backend import (
     kernel_llvm_ir,
     nvptx_target_machine,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 GPU_BINARY_ATTR = "gpu.binary"
 """BladeDISC's kGpuBinaryAttrName."""

@@ -48,7 +48,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.bufferization import (
+from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
+from disc_ir.conversion.bufferization import (
     allocate_results,
     cleanup_materializations,
     is_tensor_type,
@@ -56,10 +57,9 @@ from disc_ir.analysis.bufferization import (
     replace_with_buffers,
     to_buffer,
 )
-from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects import lmhlo_disc
 from disc_ir.ir import builders
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 LMHLO_DISC_OPS: dict[str, type[Operation]] = {
     op.name: op for op in lmhlo_disc.LMHLO_DISC.operations

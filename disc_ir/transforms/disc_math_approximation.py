@@ -62,7 +62,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.ir import builders
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 LN2 = 0.693147180559945309417232121458176568
 LOG2E = 1.442695040888963407359924681001892137
@@ -655,7 +655,7 @@ class PolynomialApproximation(RewritePattern):
 
 def approximate_math(root: Operation) -> None:
     """Apply the approximations under `root` until none applies."""
-    from disc_ir.transforms.greedy import greedy_applier
+    from disc_ir.rewriting.greedy import greedy_applier
 
     walker = PatternRewriteWalker(
         greedy_applier([ReuseF32Expansion(), PolynomialApproximation()]),

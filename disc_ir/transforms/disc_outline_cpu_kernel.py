@@ -65,7 +65,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir.codegen.loop_utils import (
     CPU_KERNEL_FUNC_ATTR,
     SMALL_CPU_KERNEL_ATTR,
     OpBuilder,
@@ -76,7 +76,7 @@ from disc_ir.dialects.disc_ral import CpuLaunchOp, RalExecutionContextType
 from disc_ir.dialects.upstream.scf import ParallelOp
 from disc_ir.ir import builders
 from disc_ir.ir.types import memref_type
-from disc_ir.transforms.registry import get_pass, register_pass
+from disc_ir.passes.registry import get_pass, register_pass
 
 FUSION_NAME_ATTR = "disc.fusion.name"
 FUSION_TAG_ATTR = "disc.fusion.tag"

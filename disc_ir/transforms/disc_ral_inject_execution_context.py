@@ -52,7 +52,7 @@ from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import RalExecutionContextType, RecvInputOp, SendOutputOp
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 _READ_ONLY_USERS = frozenset(
     {

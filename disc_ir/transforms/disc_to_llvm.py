@@ -13,7 +13,7 @@ BladeDISC's DiscToLLVMPass (disc_to_llvm.cc) on opaque pointers:
   typed pointer (`llvm.inttoptr ... to !llvm.ptr<i8>`, BladeDISC's stream
   handle) becomes opaque.
 
-The patterns live in `disc_ir/transforms/lowering/*_to_llvm.py`; one walk
+The patterns live in `disc_ir/conversion/*_to_llvm.py`; one walk
 dispatches each op to its lowering by name (`handler_table`). Operands
 are bridged with `builtin.unrealized_conversion_cast`s, reconciled at the end;
 `gpu.launch_func` becomes the compiled blob in a global plus a RAL
@@ -38,19 +38,19 @@ from xdsl.rewriter import InsertPoint
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.conversion import llvm_builders as builders
+from disc_ir.conversion.arith_to_llvm import HANDLERS as arith_handlers
+from disc_ir.conversion.cf_to_llvm import HANDLERS as cf_handlers
+from disc_ir.conversion.disc_ral_to_llvm import handlers as disc_ral_handlers
+from disc_ir.conversion.func_to_llvm import HANDLERS as func_handlers
+from disc_ir.conversion.gpu_launch_to_llvm import GpuLaunchToLLVM
+from disc_ir.conversion.llvm_common import materialize_source
+from disc_ir.conversion.math_to_llvm import HANDLERS as math_handlers
+from disc_ir.conversion.memref_to_llvm import HANDLERS as memref_handlers
+from disc_ir.conversion.ral_dispatch_to_llvm import RalDispatchToLLVM
+from disc_ir.conversion.typed_pointer_to_llvm import HANDLERS as pointer_handlers
+from disc_ir.passes.registry import register_pass
 from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
-from disc_ir.transforms.lowering import llvm_builders as builders
-from disc_ir.transforms.lowering.arith_to_llvm import HANDLERS as arith_handlers
-from disc_ir.transforms.lowering.cf_to_llvm import HANDLERS as cf_handlers
-from disc_ir.transforms.lowering.disc_ral_to_llvm import handlers as disc_ral_handlers
-from disc_ir.transforms.lowering.func_to_llvm import HANDLERS as func_handlers
-from disc_ir.transforms.lowering.gpu_launch_to_llvm import GpuLaunchToLLVM
-from disc_ir.transforms.lowering.llvm_common import materialize_source
-from disc_ir.transforms.lowering.math_to_llvm import HANDLERS as math_handlers
-from disc_ir.transforms.lowering.memref_to_llvm import HANDLERS as memref_handlers
-from disc_ir.transforms.lowering.ral_dispatch_to_llvm import RalDispatchToLLVM
-from disc_ir.transforms.lowering.typed_pointer_to_llvm import HANDLERS as pointer_handlers
-from disc_ir.transforms.registry import register_pass
 
 Handler = Callable[[Operation, PatternRewriter], None]
 

@@ -22,7 +22,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from disc_ir.dialects.upstream.gpu import LaunchOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 SINKABLE = frozenset({"arith.constant", "memref.dim", "arith.select", "arith.cmpi"})
 """Ops MLIR's default policy sinks into launch bodies."""

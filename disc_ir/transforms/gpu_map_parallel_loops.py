@@ -24,7 +24,7 @@ from xdsl.dialects.scf import ParallelOp
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 MAPPING_ATTR = "mapping"
 """The attribute holding one `#gpu.loop_dim_map` per loop dimension (MLIR's `getMappingAttrName`)."""

@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.bufferization import (
+from disc_ir.conversion.bufferization import (
     ConvertFuncBoundaries,
     allocate_results,
     cleanup_materializations,
@@ -51,7 +51,7 @@ from disc_ir.analysis.bufferization import (
 )
 from disc_ir.dialects import lmhlo
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, rank_of
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 LMHLO_OPS: dict[str, type[Operation]] = {op.name: op for op in lmhlo.LMHLO.operations}
 

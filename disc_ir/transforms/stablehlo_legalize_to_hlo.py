@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _dense_from_array(attr: DenseArrayBase) -> DenseIntOrFPElementsAttr:

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from disc_ir.codegen.llvm_backend import (
+from disc_ir.backend.llvm_backend import (
     BackendError,
     HostJit,
     module_to_llvm_ir,
@@ -19,8 +19,8 @@ from disc_ir.codegen.llvm_backend import (
 )
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
+from disc_ir.passes.registry import get_pass
 from disc_ir.runtime import RalContext, RalContextOptions, RalInputError
-from disc_ir.transforms.registry import get_pass
 
 
 def lower(
