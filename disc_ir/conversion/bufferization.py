@@ -42,7 +42,7 @@ from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
 from disc_ir.ir import builders
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
-from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
+from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
 
 TO_TENSOR = "bufferization.to_tensor"
 TO_MEMREF = ("bufferization.to_memref", "bufferization.to_buffer")

@@ -28,7 +28,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.trait_cache import get_effects, has_trait
 from disc_ir.passes.registry import register_pass
-from disc_ir.transforms.canonicalize import is_trivially_dead
+from disc_ir.rewriting.dead_ops import is_trivially_dead
 
 #: `hash` of attribute objects: an attribute's hash is recomputed over all its
 #: parameters on every call, and the same few objects (types, GEP element

@@ -68,7 +68,8 @@ from disc_ir.dialects.mhlo import (
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
-from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
+from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.greedy import GreedyConfig
 
 _BROADCASTS = ("mhlo.broadcast", "mhlo.broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim")
 _MAX_POWER_EXPANSION = 8

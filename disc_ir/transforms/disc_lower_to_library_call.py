@@ -96,7 +96,8 @@ from disc_ir.dialects.hlo_attrs import ConvDimensionNumbersAttr, DotDimensionNum
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.passes.registry import register_pass
-from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
+from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.greedy import GreedyConfig
 
 SMALL_BUFFER_BYTES = 128
 

@@ -50,7 +50,7 @@ from disc_ir.conversion.memref_to_llvm import HANDLERS as memref_handlers
 from disc_ir.conversion.ral_dispatch_to_llvm import RalDispatchToLLVM
 from disc_ir.conversion.typed_pointer_to_llvm import HANDLERS as pointer_handlers
 from disc_ir.passes.registry import register_pass
-from disc_ir.transforms.canonicalize import is_trivially_dead_as_xdsl
+from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
 
 Handler = Callable[[Operation, PatternRewriter], None]
 
