@@ -69,6 +69,7 @@ from disc_ir.codegen.gpu_common import (
     truncate_from_shuffle_type,
     warp_all_reduce,
 )
+from disc_ir.codegen.gpu_mapping import set_mapping
 from disc_ir.codegen.gpu_row_reduction import (
     BLOCK_WISE,
     for_with_args,
@@ -79,7 +80,6 @@ from disc_ir.codegen.input_inline import InlineError, clean_unused_lhlo_ops, inl
 from disc_ir.codegen.loop_utils import shape_values
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr
 from disc_ir.fusion.pattern import FusionPattern, is_rank2_row_reduction
-from disc_ir.transforms.gpu_map_parallel_loops import set_mapping
 
 
 def _cmpi(b: Builder, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:

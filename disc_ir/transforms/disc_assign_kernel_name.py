@@ -28,35 +28,12 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.codegen.kernel_names import fusion_full_name, kernel_func
 from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.passes.registry import register_pass
-from disc_ir.transforms.disc_outline_cpu_kernel import fusion_full_name
 
 LAUNCH_FUNC = "gpu.launch_func"
-
-
-def kernel_func(module: builtin.ModuleOp, launch: Operation) -> Operation:
-    """The `gpu.func` `launch` calls."""
-    kernel = launch.kernel  # type: ignore[attr-defined]
-    assert isinstance(kernel, SymbolRefAttr)
-    gpu_module = SymbolTable.lookup_symbol(module, kernel.root_reference)
-    if gpu_module is None or gpu_module.name != "gpu.module":
-        raise DiagnosticException(
-            f"'gpu.launch_func' op kernel module '{kernel.root_reference.data}' is undefined"
-        )
-    if len(kernel.nested_references) != 1:
-        raise DiagnosticException("'gpu.launch_func' op expected a @module::@kernel reference")
-    leaf = kernel.nested_references.data[0]
-    gpu_func = SymbolTable.lookup_symbol(gpu_module, leaf)
-    if gpu_func is None or gpu_func.name != "gpu.func":
-        raise DiagnosticException(
-            f"'gpu.launch_func' op kernel function '{leaf.data}' is undefined in "
-            f"'{kernel.root_reference.data}'"
-        )
-    return gpu_func
 
 
 def rename_kernel(module: builtin.ModuleOp, launch: Operation, name: str) -> None:

@@ -46,12 +46,12 @@ from disc_ir.conversion.cf_to_llvm import cf_to_llvm_patterns
 from disc_ir.conversion.func_to_llvm import func_to_llvm_patterns
 from disc_ir.conversion.gpu_math import gpu_math_patterns
 from disc_ir.conversion.gpu_to_nvvm import gpu_to_nvvm_patterns
+from disc_ir.conversion.host_to_llvm import expand_descriptors
 from disc_ir.conversion.math_to_llvm import math_to_llvm_patterns
 from disc_ir.conversion.memref_to_llvm import memref_to_llvm_patterns
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
-from disc_ir.transforms.disc_math_approximation import approximate_math
-from disc_ir.transforms.disc_to_llvm import expand_descriptors
+from disc_ir.rewriting.math_approximation import approximate_math
 
 #: LLVM intrinsics the NVPTX backend selects natively (others would need a libm call,
 #: which aborts LLVM's instruction selection): base name -> float types allowed (None: any)

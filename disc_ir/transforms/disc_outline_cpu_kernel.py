@@ -65,6 +65,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.codegen.kernel_names import fusion_full_name
 from disc_ir.codegen.loop_utils import (
     CPU_KERNEL_FUNC_ATTR,
     SMALL_CPU_KERNEL_ATTR,
@@ -83,17 +84,6 @@ FUSION_TAG_ATTR = "disc.fusion.tag"
 
 #: Ops cloned into the kernel rather than passed to it.
 SINKABLE_OPS = ("arith.constant", "memref.dim", "arith.select", "arith.cmpi")
-
-
-def fusion_full_name(fusion: Operation) -> str:
-    """`<disc.fusion.name>[___<disc.fusion.tag>]` ("" without a name)."""
-    name = fusion.attributes.get(FUSION_NAME_ATTR)
-    if not isinstance(name, StringAttr):
-        return ""
-    tag = fusion.attributes.get(FUSION_TAG_ATTR)
-    if isinstance(tag, StringAttr):
-        return f"{name.data}___{tag.data}"
-    return name.data
 
 
 def kernel_name(index: int, loop: Operation, func_name: str) -> str:

@@ -80,7 +80,7 @@ def legalize_op(op: Operation, rewriter: Rewriter) -> None:
         rewriter.replace_op(op, [], list(op.operands))
         return
     if op.name in ("stablehlo.gather", "stablehlo.scatter"):
-        from disc_ir.transforms.unbatch_gather_scatter import unbatch
+        from disc_ir.rewriting.unbatch_gather_scatter import unbatch
 
         try:
             unbatch(op, rewriter)
