@@ -10,7 +10,7 @@
 llvm) on a private copy of the module, translates the resulting `llvm`-dialect
 module to LLVM IR (`Executable.llvm_ir`; identical kernels translated once),
 optimizes it for this host (kernels at O3, the host entry `main` with a cheap
-pipeline) and JIT-compiles it once (`disc_ir.backend.llvm_backend.HostJit`). The constants
+pipeline) and JIT-compiles it once (`disc_ir.backend.jit.HostJit`). The constants
 `disc-const-to-ral` takes out of the graph go through a per-compile temporary
 metadata file and are kept in memory by the `Executable`'s RAL context.
 
@@ -50,13 +50,9 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
-from disc_ir.backend.llvm_backend import (
-    BackgroundObject,
-    HostJit,
-    host_target_machine,
-    link_llvm_ir,
-    module_to_llvm_ir,
-)
+from disc_ir.backend.jit import BackgroundObject, HostJit
+from disc_ir.backend.target import host_target_machine, link_llvm_ir
+from disc_ir.backend.translate import module_to_llvm_ir
 from disc_ir.codegen import kernel_split, shared_lowering
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module

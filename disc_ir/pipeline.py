@@ -9,7 +9,7 @@ are missing is absent rather than faked.
 Phases (target `cpu`): `tensor`, `placement`, `bufferize`, `lhlo`, `ral`,
 `codegen`, `llvm`; target `cuda` adds `device` (kernels -> NVVM -> PTX/cubin,
 attached to their `gpu.module`s) between `codegen` and `llvm`. After `llvm` the module holds only `llvm.func` /
-`llvm.mlir.global` ops: `disc_ir.backend.llvm_backend` turns it into LLVM IR.
+`llvm.mlir.global` ops: `disc_ir.backend.translate` turns it into LLVM IR.
 On the CPU every entry placement is a host placement (BladeDISC's CPU mode):
 the placement phase starts with `disc-place-entry-on-cpu`.
 

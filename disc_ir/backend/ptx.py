@@ -1,7 +1,7 @@
 """The device backend: a kernel module in the llvm dialect -> LLVM IR -> PTX -> cubin.
 
 * `kernel_llvm_ir(module)`: LLVM IR text for `nvptx64-nvidia-cuda`, through
-  the host backend's llvm-dialect translation (`llvm_backend.module_to_llvm_ir`)
+  the host backend's llvm-dialect translation (`disc_ir.backend.translate.module_to_llvm_ir`)
   with the NVPTX triple and data layout; functions carrying `nvvm.kernel`
   are given the `ptx_kernel` calling convention (the NVPTX backend emits
   them as `.entry`).
@@ -28,7 +28,9 @@ import llvmlite.binding as llvm_binding
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 
-from disc_ir.backend.llvm_backend import BackendError, module_to_llvm_ir, optimize_module
+from disc_ir.backend.optimize import optimize_module
+from disc_ir.backend.target import BackendError
+from disc_ir.backend.translate import module_to_llvm_ir
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 KERNEL_ATTR = "nvvm.kernel"

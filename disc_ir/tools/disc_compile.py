@@ -7,7 +7,7 @@ bufferize, lhlo, ral, codegen, llvm) and writes the LLVM IR of the host
 module. The constants `disc-const-to-ral` takes out of the graph go to a RAL
 metadata file next to the output (`tutorial.ll` -> `tutorial.discmeta`, or
 `--metadata-file`); both paths are reported on stderr. To run the result, load
-it with `disc_ir.backend.llvm_backend.HostJit` and call `main` through
+it with `disc_ir.backend.jit.HostJit` and call `main` through
 `disc_ir.runtime.RalContext(metadata_path=...)`.
 
 With `--target cuda` the host LLVM IR goes to `-o FILE` and the PTX of each
@@ -173,7 +173,7 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
             kernels = lowered.gpu_kernels
             extra = {"translate to LLVM IR": lowered.times.get("translate", 0.0)}
             if args.emit == "llvm-opt":
-                from disc_ir.backend.llvm_backend import optimize_llvm_ir
+                from disc_ir.backend.optimize import optimize_llvm_ir
 
                 t0 = time.perf_counter()
                 text = optimize_llvm_ir(text)

@@ -36,7 +36,6 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.backend.llvm_backend import BackendError
 from disc_ir.backend.ptx import (
     PtxasError,
     assemble_cubin,
@@ -45,6 +44,7 @@ from disc_ir.backend.ptx import (
     kernel_llvm_ir,
     nvptx_target_machine,
 )
+from disc_ir.backend.target import BackendError
 from disc_ir.passes.registry import register_pass
 
 GPU_BINARY_ATTR = "gpu.binary"

@@ -14,7 +14,8 @@ from xdsl.dialects import func, llvm
 
 import disc_ir
 from disc_ir.api import load_module, lower_to_llvm_ir, make_context, phase_passes
-from disc_ir.backend.llvm_backend import BackendError, BackgroundObject
+from disc_ir.backend.jit import BackgroundObject
+from disc_ir.backend.target import BackendError
 from disc_ir.codegen import kernel_split
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -118,7 +119,7 @@ def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interva
     the interval it found, errors included."""
     import sys
 
-    from disc_ir.backend import llvm_backend
+    from disc_ir.backend import jit as llvm_backend
 
     before = sys.getswitchinterval()
     assert llvm_backend.WORKER_SWITCH_INTERVAL < before
