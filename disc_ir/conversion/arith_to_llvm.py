@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -31,6 +29,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.hints import isa
 
 from disc_ir.conversion import llvm_builders
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 from disc_ir.conversion.llvm_common import (
     Emitter,
     convert_type,
@@ -42,8 +41,6 @@ from disc_ir.conversion.llvm_common import (
 )
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.ir import builders
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 
 def _result_type(op: Operation) -> Attribute:
@@ -327,18 +324,9 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class ArithToLLVM(RewritePattern):
-    """Lowers every `arith` op of `HANDLERS`."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def arith_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [ArithToLLVM()]
+    return [OpDispatch(HANDLERS)]
 
 
-__all__ = ["HANDLERS", "ArithToLLVM", "arith_to_llvm_patterns", "intrinsic_name", "type_suffix"]
+__all__ = ["HANDLERS", "arith_to_llvm_patterns", "intrinsic_name", "type_suffix"]

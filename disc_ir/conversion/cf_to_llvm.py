@@ -13,6 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from disc_ir.conversion.dispatch import OpDispatch
 from disc_ir.conversion.llvm_common import llvm_value
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.ir import builders
@@ -74,18 +75,9 @@ HANDLERS = {
 }
 
 
-class CfToLLVM(RewritePattern):
-    """Lowers the `cf` ops of `HANDLERS`."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def cf_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [CfToLLVM()]
+    return [OpDispatch(HANDLERS)]
 
 
-__all__ = ["CfToLLVM", "cf_to_llvm_patterns"]
+__all__ = ["cf_to_llvm_patterns"]

@@ -38,6 +38,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.conversion import llvm_builders as builders
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 from disc_ir.conversion.llvm_common import (
     PTR,
     Emitter,
@@ -59,8 +60,6 @@ from disc_ir.conversion.ral_dispatch_to_llvm import (
 )
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.runtime.abi import encode_ral_api_name as encode_abi_name
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 RAL_CPU_LAUNCH = "ral_kernel_launch"
 CPU_LAUNCH_API = encode_abi_name(
@@ -247,23 +246,13 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class DiscRalToLLVM(RewritePattern):
-    """Lowers the `disc_ral` ops of `HANDLERS` (dispatch: see `RalDispatchToLLVM`)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def disc_ral_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module, `disc_ral.dispatch` included."""
-    return [DiscRalToLLVM(), RalDispatchToLLVM(materialize=materialize_source)]
+    return [OpDispatch(HANDLERS), RalDispatchToLLVM(materialize=materialize_source)]
 
 
 __all__ = [
     "CPU_LAUNCH_API",
-    "DiscRalToLLVM",
     "disc_ral_to_llvm_patterns",
     "handlers",
     "pack_slots",

@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir.conversion.dispatch import OpDispatch
 from disc_ir.conversion.llvm_common import (
     Emitter,
     MemRefDescriptor,
@@ -170,22 +171,12 @@ HANDLERS = {
 }
 
 
-class FuncToLLVM(RewritePattern):
-    """Lowers `func.func`, `func.return` and `func.call`."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def func_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [FuncToLLVM()]
+    return [OpDispatch(HANDLERS)]
 
 
 __all__ = [
-    "FuncToLLVM",
     "converted_function_type",
     "converted_result_type",
     "expand_operands",

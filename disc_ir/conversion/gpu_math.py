@@ -18,7 +18,6 @@ Used by `disc-convert-gpu-to-nvvm` before the polynomial approximations
 from __future__ import annotations
 
 import math as pymath
-from collections.abc import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects import math as xmath
@@ -27,7 +26,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-Handler = Callable[[Operation, PatternRewriter], None]
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 
 
 class _Emit:
@@ -110,18 +109,14 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class ExpandGpuMath(RewritePattern):
-    """Applies `HANDLERS` to scalar float math ops."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None and op.results and isinstance(op.results[0].type, AnyFloat):
-            handler(op, rewriter)
+def _has_float_result(op: Operation) -> bool:
+    """Whether `op`'s first result is a float scalar (the ops `HANDLERS` expands)."""
+    return bool(op.results) and isinstance(op.results[0].type, AnyFloat)
 
 
 def gpu_math_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [ExpandGpuMath()]
+    return [OpDispatch(HANDLERS, applies=_has_float_result)]
 
 
-__all__ = ["HANDLERS", "ExpandGpuMath", "gpu_math_patterns"]
+__all__ = ["HANDLERS", "gpu_math_patterns"]

@@ -35,8 +35,6 @@ the kernel module translates to LLVM IR without an extra step.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -60,6 +58,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 from disc_ir.conversion.func_to_llvm import (
     _convert_entry_args,
     converted_function_type,
@@ -77,8 +76,6 @@ from disc_ir.conversion.llvm_common import (
 from disc_ir.dialects.upstream.llvm import AddrSpaceCastOp, AtomicCmpXchgOp
 from disc_ir.dialects.upstream.memref import AtomicYieldOp, GenericAtomicRMWOp
 from disc_ir.runtime.abi import KERNEL_BUFFER_ALIGNMENT
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 #: NVPTX's shared-memory address space (MLIR's NVVMMemorySpace::kSharedMemorySpace)
 WORKGROUP_ADDRESS_SPACE = 3
@@ -362,18 +359,9 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class GpuToNVVM(RewritePattern):
-    """Lowers the `gpu` ops of `HANDLERS` inside a kernel module."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def gpu_to_nvvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [GpuToNVVM()]
+    return [OpDispatch(HANDLERS)]
 
 
-__all__ = ["HANDLERS", "NVVM_KERNEL_ATTR", "GpuToNVVM", "gpu_to_nvvm_patterns"]
+__all__ = ["HANDLERS", "NVVM_KERNEL_ATTR", "gpu_to_nvvm_patterns"]

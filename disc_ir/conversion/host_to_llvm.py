@@ -12,7 +12,7 @@ used by the GPU lowering).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 
 from xdsl.dialects import builtin
@@ -26,6 +26,7 @@ from disc_ir.conversion import llvm_builders as builders
 from disc_ir.conversion.arith_to_llvm import HANDLERS as arith_handlers
 from disc_ir.conversion.cf_to_llvm import HANDLERS as cf_handlers
 from disc_ir.conversion.disc_ral_to_llvm import handlers as disc_ral_handlers
+from disc_ir.conversion.dispatch import Handler
 from disc_ir.conversion.func_to_llvm import HANDLERS as func_handlers
 from disc_ir.conversion.gpu_launch_to_llvm import GpuLaunchToLLVM
 from disc_ir.conversion.llvm_common import materialize_source
@@ -34,8 +35,6 @@ from disc_ir.conversion.memref_to_llvm import HANDLERS as memref_handlers
 from disc_ir.conversion.ral_dispatch_to_llvm import RalDispatchToLLVM
 from disc_ir.conversion.typed_pointer_to_llvm import HANDLERS as pointer_handlers
 from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 
 @cache

@@ -11,8 +11,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -26,6 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.conversion.arith_to_llvm import intrinsic_name
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 from disc_ir.conversion.llvm_common import (
     Emitter,
     fail,
@@ -35,8 +34,6 @@ from disc_ir.conversion.llvm_common import (
     module_of,
     replace_op,
 )
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 
 def _unary_op(cls: type[Operation]) -> Handler:
@@ -192,18 +189,9 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class MathToLLVM(RewritePattern):
-    """Lowers the `math` ops of `HANDLERS`."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def math_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [MathToLLVM()]
+    return [OpDispatch(HANDLERS)]
 
 
-__all__ = ["HANDLERS", "MathToLLVM", "math_to_llvm_patterns"]
+__all__ = ["HANDLERS", "math_to_llvm_patterns"]

@@ -26,7 +26,7 @@ too), `expand_shape`/`collapse_shape` (identity layouts), `alloca`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -44,6 +44,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.conversion import llvm_builders as builders
+from disc_ir.conversion.dispatch import Handler, OpDispatch
 from disc_ir.conversion.llvm_common import (
     PTR,
     Emitter,
@@ -59,8 +60,6 @@ from disc_ir.conversion.llvm_common import (
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.upstream import llvm as dllvm
 from disc_ir.dialects.upstream.gpu import AddressSpaceAttr
-
-Handler = Callable[[Operation, PatternRewriter], None]
 
 RAL_ALLOC = "alloc"
 RAL_DEALLOC = "dealloc"
@@ -501,23 +500,13 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class MemRefToLLVM(RewritePattern):
-    """Lowers the `memref` ops of `HANDLERS`."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        handler = HANDLERS.get(op.name)
-        if handler is not None:
-            handler(op, rewriter)
-
-
 def memref_to_llvm_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
-    return [MemRefToLLVM()]
+    return [OpDispatch(HANDLERS)]
 
 
 __all__ = [
     "HANDLERS",
-    "MemRefToLLVM",
     "dropped_subview_dims",
     "memref_device",
     "memref_to_llvm_patterns",
