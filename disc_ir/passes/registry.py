@@ -54,7 +54,7 @@ def _load_all() -> None:
     import disc_ir.transforms as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name not in ("registry", "pass_table") and not info.name.startswith("_"):
+        if not info.name.startswith("_"):
             importlib.import_module(f"disc_ir.transforms.{info.name}")
 
 

@@ -4,8 +4,8 @@ BladeDISC's GpuKernelToBlobPass (disc_gpu_kernel_to_blob.cc). Each
 `gpu.module`, already in the llvm dialect (`disc-convert-gpu-to-nvvm`), is
 translated to LLVM IR for `nvptx64-nvidia-cuda`, optimized at O3 and emitted
 as PTX for `sm_<gpu-sm-cc-major><gpu-sm-cc-minor>` by LLVM's NVPTX backend
-(llvmlite), then assembled by `ptxas` into a cubin (`disc_ir/codegen/
-nvptx_backend.py`). The blob is attached to the `gpu.module` as a string
+(llvmlite), then assembled by `ptxas` into a cubin (`disc_ir/backend/
+ptx.py`). The blob is attached to the `gpu.module` as a string
 attribute:
 
 * JIT mode: `gpu.binary` (BladeDISC's kGpuBinaryAttrName; option

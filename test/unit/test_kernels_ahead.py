@@ -119,18 +119,18 @@ def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interva
     the interval it found, errors included."""
     import sys
 
-    from disc_ir.backend import jit as llvm_backend
+    from disc_ir.backend import jit
 
     before = sys.getswitchinterval()
-    assert llvm_backend.WORKER_SWITCH_INTERVAL < before
+    assert jit.WORKER_SWITCH_INTERVAL < before
     seen: list[float] = []
-    original = llvm_backend.parse_llvm_ir
+    original = jit.parse_llvm_ir
 
     def spy(text: str):  # noqa: ANN202 - an llvmlite module
         seen.append(sys.getswitchinterval())
         return original(text)
 
-    llvm_backend.parse_llvm_ir = spy  # type: ignore[assignment]
+    jit.parse_llvm_ir = spy  # type: ignore[assignment]
     try:
         works = [BackgroundObject("define void @f() { ret void }") for _ in range(2)]
         for work in works:
@@ -139,7 +139,7 @@ def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interva
         with pytest.raises(BackendError):
             failing.result()
     finally:
-        llvm_backend.parse_llvm_ir = original  # type: ignore[assignment]
+        jit.parse_llvm_ir = original  # type: ignore[assignment]
     # (CPython keeps the interval in microseconds)
-    assert seen == pytest.approx([llvm_backend.WORKER_SWITCH_INTERVAL] * 3)
+    assert seen == pytest.approx([jit.WORKER_SWITCH_INTERVAL] * 3)
     assert sys.getswitchinterval() == before
