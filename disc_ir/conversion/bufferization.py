@@ -15,7 +15,7 @@ The passes convert op by op, like MLIR's partial dialect conversion with a
   bufferization canonicalizations do.
 
 `allocate_results` inserts a `memref.alloc` per result of a tensor op, sized
-by the shape computations of `disc_ir.analysis.shape_inference`.
+by the shape computations of `disc_ir.rewriting.shape_reification`.
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from disc_ir.analysis.shape_inference import ShapeBuilder, reify_result_dims
 from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
 from disc_ir.ir import builders
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
 from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
+from disc_ir.rewriting.shape_reification import ShapeBuilder, reify_result_dims
 
 TO_TENSOR = "bufferization.to_tensor"
 TO_MEMREF = ("bufferization.to_memref", "bufferization.to_buffer")

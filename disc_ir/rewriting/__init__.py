@@ -3,7 +3,9 @@
 dead-op check), the constant folder (`folder`), dead-op predicates and region
 DCE (`dead_ops`), the canonicalization pattern set (`canonicalization`,
 `patterns`), the op folders (`folding`) and pattern sets shared by several
-passes (`math_approximation`, `gpu_launch_sinking`, `unbatch_gather_scatter`).
+passes (`math_approximation`, `gpu_launch_sinking`, `unbatch_gather_scatter`),
+and the IR that computes mhlo result shapes (`shape_reification`, MLIR's
+`reifyReturnTypeShapes`).
 A module here may import `disc_ir.ir`, `disc_ir.dialects`, `disc_ir.config`,
 the analyses and other rewriting modules, never a pass, the pass registry,
 fusion, codegen, conversion or the backends."""

@@ -10,7 +10,7 @@ holding `llvm.func`s (and `llvm.mlir.global`s), for `disc-gpu-kernel-to-blob`.
 Math: BladeDISC links libdevice (`__nv_expf`, ...). disc-ir has no libdevice,
 so transcendental math is expanded first, in the kernel modules only:
 `tan`, `sinh`, `cosh`, `asin`, `acos`, `log10`, `powf` into simpler math
-(`lowering/gpu_math.py`), then the polynomial approximations of
+(`conversion/gpu_math.py`), then the polynomial approximations of
 `disc-math-approximation` (`exp`, `log`, `tanh`, `erf`, `sin`, `cos`,
 `atan2`, ... on f32/f16/bf16); what is left becomes LLVM intrinsics the
 NVPTX backend selects natively (`sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `roundeven`, `round`,

@@ -14,10 +14,11 @@ BladeDISC's DiscToLLVMPass (disc_to_llvm.cc) on opaque pointers:
   handle) becomes opaque.
 
 The patterns live in `disc_ir/conversion/*_to_llvm.py`; one walk
-dispatches each op to its lowering by name (`handler_table`). Operands
+(`disc_ir.conversion.host_to_llvm.convert_to_llvm`) dispatches each op to its
+lowering by name (`handler_table`). Operands
 are bridged with `builtin.unrealized_conversion_cast`s, reconciled at the end;
 `gpu.launch_func` becomes the compiled blob in a global plus a RAL
-`ral_kernel_launch` on `gpu` (`lowering/gpu_launch_to_llvm.py`); the
+`ral_kernel_launch` on `gpu` (`conversion/gpu_launch_to_llvm.py`); the
 `gpu.module`s are then dropped, as BladeDISC strips them once kernels are embedded.
 The input must be free of `scf`/`affine` (run `convert-scf-to-cf` and
 `lower-affine` first); an op the patterns do not handle is an error naming it.

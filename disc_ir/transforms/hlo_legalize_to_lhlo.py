@@ -10,7 +10,7 @@ allocated before it: `%r = mhlo.abs %x : tensor<?x?xf32>` becomes
     "lmhlo.abs"(%x, %r) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
 Dynamic sizes come from the shape functions of
-`disc_ir.analysis.shape_inference` (MLIR's `reifyReturnTypeShapes`);
+`disc_ir.rewriting.shape_reification` (MLIR's `reifyReturnTypeShapes`);
 attributes are kept. `mhlo.dot` gets explicit `dot_dimension_numbers`;
 `mhlo.reduce` / `mhlo.reduce_window` bodies are converted too (0-d buffer
 arguments, one extra output argument per result, results written with
