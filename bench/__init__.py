@@ -13,7 +13,7 @@ system, achieved GB/s against the measured copy bandwidth, compile time,
 relative error against XLA), disc-ir's compile time per pipeline phase, the
 dynamic-shape workload, the BERT encoder's compile scaling, peak RSS per
 system, and the target checks (PASS / MISS with the figures); it writes the
-JSON (`bench/results/<host>-<time>.json`, schema `disc-ir-bench/2`, see
+JSON (`bench/results/<date>-cpu-<cores>core.json`, schema `disc-ir-bench/2`, see
 `bench.run.check_schema`) and a PNG beside it.
 
 Modules: `run` (the sections, report, targets, CLI), `systems` (one adapter
