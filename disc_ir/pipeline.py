@@ -1,7 +1,7 @@
 """The documented BladeDISC pass pipeline, phase by phase, as disc-ir runs it.
 
 The order follows BladeDISC's `LowerHLOToLLVM` (tao_compiler/mlir/disc/
-disc_compiler.cc) and the walkthrough (seed 001): each phase is a list of
+disc_compiler.cc) and BladeDISC's pass pipeline walkthrough: each phase is a list of
 textual pass specs, so the pipeline reads like the C++ one and prints as an
 MLIR pipeline string. Only passes that exist are listed; a phase whose passes
 are missing is absent rather than faked.
