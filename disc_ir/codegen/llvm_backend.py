@@ -584,9 +584,8 @@ def optimize_module(
     SLP vectorizers on, vector loops interleaved; the separate loop unroller
     off unless `loop_unrolling`. The kernels' hot loops are vectorized and
     interleaved either way; unrolling what remains (remainder and scalar
-    loops) measured no runtime gain on the zoo's graphs (4096x768 softmax,
-    layernorm+gelu, bias+gelu, residual+layernorm: within 3% either way)
-    and costs about a third of LLVM's time on them (twice the machine code)."""
+    loops) gains no runtime on the zoo's memory-bound graphs and doubles
+    the machine code LLVM has to emit for them."""
     if opt_level <= 0:
         return
     pto = llvm_binding.create_pipeline_tuning_options(speed_level=opt_level)
@@ -736,10 +735,9 @@ class _PromptHandoff:
 
     A worker returning from an llvmlite call needs the GIL back before its
     next one, and the thread lowering IR in Python holds it: CPython hands it
-    over only after the switch interval (5 ms by default). Compiling the
-    kernels makes a few dozen such calls, so at the default the worker spent
-    about as long waiting as compiling (~95 ms instead of ~50 ms for a
-    layernorm+gelu kernel). The first worker to start sets
+    over only after the switch interval (`sys.getswitchinterval()`). Compiling
+    the kernels makes a few dozen such calls, so at the default the worker
+    spent about as long waiting for the GIL as compiling. The first worker to start sets
     `WORKER_SWITCH_INTERVAL` (when shorter than the current one); the last to
     end restores the interval it found.
     """

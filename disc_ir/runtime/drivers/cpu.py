@@ -125,9 +125,9 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
     which this undoes before anything touches the buffer (unless
     `huge_pages_wanted`). Where the kernel compacts memory synchronously for
     such regions (``transparent_hugepage/defrag = madvise``), a call's first
-    writes to a fresh output stalled for up to six times as long as with
-    ordinary pages (200 MB of outputs: 50 or 330 ms with huge pages, from one
-    process to the next, against 105 ms without).
+    writes to a fresh output stalled on that compaction, for a time that
+    varied from one process to the next, where ordinary pages fault in
+    steadily.
     """
     nbytes = max(1, nbytes)
     owner = np.empty(nbytes + alignment, dtype=np.uint8)
