@@ -407,8 +407,11 @@ def _targets(payload: dict[str, Any]) -> list[str]:
     return ["#### Target checks", "", *_table(["", "target", "figures"], rows)]
 
 
-def cpu_section(name: str, payload: dict[str, Any], plot: str | None) -> list[str]:
-    """The section of one `python -m bench` run; `plot` is the PNG's link (None: none drawn)."""
+def cpu_section(
+    name: str, payload: dict[str, Any], plot: str | None, no_plot: str = NO_MATPLOTLIB
+) -> list[str]:
+    """The section of one `python -m bench` run; `plot` is the PNG's link (None: none
+    drawn, for the reason `no_plot`)."""
     lines = [f"### CPU run `{name}`", ""]
     lines += _machine(payload)
     lines += _runtime_table(payload, memory_bound=True)
@@ -420,7 +423,7 @@ def cpu_section(name: str, payload: dict[str, Any], plot: str | None) -> list[st
     if plot is not None:
         lines += [f"![plots of {name}]({plot})", ""]
     else:
-        lines += [f"No plot of this run: {NO_MATPLOTLIB}.", ""]
+        lines += [f"No plot of this run: {no_plot}.", ""]
     return lines
 
 
@@ -542,8 +545,11 @@ def split_runs(runs: Sequence[Run]) -> tuple[list[Run], list[Run]]:
     return sorted(cpu, key=key, reverse=True), sorted(gpu, key=key, reverse=True)
 
 
-def build_page(runs: Sequence[Run], plots: dict[str, str], command: str) -> str:
-    """The Markdown page. `runs`: (display path, payload); `plots`: display path -> PNG link."""
+def build_page(
+    runs: Sequence[Run], plots: dict[str, str], command: str, no_plot: str = NO_MATPLOTLIB
+) -> str:
+    """The Markdown page. `runs`: (display path, payload); `plots`: display path -> PNG
+    link; `no_plot`: why a CPU run without a link has no plot."""
     cpu, gpu = split_runs(runs)
     lines = [
         "# Benchmarks",
@@ -561,7 +567,7 @@ def build_page(runs: Sequence[Run], plots: dict[str, str], command: str) -> str:
     lines += summary(cpu, gpu)
     lines += ["## CPU", ""]
     for name, payload in cpu:
-        lines += cpu_section(name, payload, plots.get(name))
+        lines += cpu_section(name, payload, plots.get(name), no_plot)
     if gpu:
         lines += ["## GPU", ""]
         for name, payload in gpu:
@@ -610,13 +616,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     runs = load_runs(args.results)
     plots: dict[str, str] = {}
+    why: str | None = "the page was generated with --no-plots"
     if not args.no_plots:
         plots, why = write_plots(runs, args.img_dir or args.out.parent / "img", args.out)
         if why is not None:
             print(f"no plots: {why}", file=sys.stderr)
     command = command_line(runs, args.out)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(build_page(runs, plots, command))
+    args.out.write_text(build_page(runs, plots, command, why or NO_MATPLOTLIB))
     print(f"wrote {args.out}")
     return 0
 

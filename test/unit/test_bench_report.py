@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,24 @@ def test_report_draws_one_plot_per_cpu_run(tmp_path: Path) -> None:
         png = out.parent / "img" / f"{Path(name).stem}.png"
         assert png.stat().st_size > 0
         assert f"(img/{png.name})" in out.read_text()
+
+
+def _table_rows(text: str, heading: str) -> list[str]:
+    """The Markdown table rows of the section under `heading`, separator rows left out."""
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [
+        line for line in section.splitlines() if line.startswith("| ") and "| --- |" not in line
+    ]
+
+
+def test_readme_table_is_the_pages_summary() -> None:
+    """Each row of the README's table is a row of the page's summary (dates dropped)."""
+    readme = (report.ROOT / "README.md").read_text()
+    summary = {
+        re.sub(r" \(\d{4}-\d\d-\d\d\)", "", row)
+        for row in _table_rows(PAGE.read_text(), "## Summary")
+    }
+    rows = _table_rows(readme, "## Where it stands")
+    assert len(rows) >= 3
+    for row in rows:
+        assert row in summary, f"README row not in docs/benchmarks.md's summary: {row}"
