@@ -201,8 +201,8 @@ _DECLARATIONS: tuple[Switch, ...] = (
         "DISC_CUDA_CC",
         "str",
         None,
-        "compute capability of the `cuda` target (`90`, `9.0` or `sm_90`); unset: the first "
-        "CUDA device's, else sm_80",
+        "compute capability of the `cuda` target: `90`, `9.0` or `sm_90` (anything else is "
+        "an error); unset: the first CUDA device's, else sm_80",
     ),
     Switch(
         "DISC_PTXAS",
