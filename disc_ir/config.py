@@ -325,10 +325,10 @@ def _default_text(switch: Switch) -> str:
 
 
 def _typed(name: str, *types: SwitchType) -> SwitchValue:
-    switch, value = _read(name)
+    switch = declared(name)
     if switch.type not in types:
         raise TypeError(f"{name} is a {switch.type} switch, not {' / '.join(types)}")
-    return value
+    return _read(name)[1]
 
 
 def get(name: str) -> SwitchValue:
