@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from disc_ir import config
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
 from disc_ir.backend.jit import BackgroundObject, HostJit
 from disc_ir.backend.target import host_target_machine, link_llvm_ir
@@ -502,6 +503,7 @@ def lower_to_llvm_ir(
     (`NN_<phase>.mlir`, so a failing pass leaves the IR it got), then
     `module.ll`.
     """
+    config.warn_unknown_switches()
     if share_fusion_lowering is None:
         share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)

@@ -49,10 +49,9 @@ class _PromptHandoff:
 
     A worker returning from an llvmlite call needs the GIL back before its
     next one, and the thread lowering IR in Python holds it: CPython hands it
-    over only after the switch interval (5 ms by default). Compiling the
-    kernels makes a few dozen such calls, so at the default the worker spent
-    about as long waiting as compiling (~95 ms instead of ~50 ms for a
-    layernorm+gelu kernel). The first worker to start sets
+    over only after the switch interval (`sys.getswitchinterval()`). Compiling
+    the kernels makes a few dozen such calls, so at the default the worker
+    spent about as long waiting for the GIL as compiling. The first worker to start sets
     `WORKER_SWITCH_INTERVAL` (when shorter than the current one); the last to
     end restores the interval it found.
     """

@@ -29,9 +29,8 @@ def optimize_module(
     SLP vectorizers on, vector loops interleaved; the separate loop unroller
     off unless `loop_unrolling`. The kernels' hot loops are vectorized and
     interleaved either way; unrolling what remains (remainder and scalar
-    loops) measured no runtime gain on the zoo's graphs (4096x768 softmax,
-    layernorm+gelu, bias+gelu, residual+layernorm: within 3% either way)
-    and costs about a third of LLVM's time on them (twice the machine code)."""
+    loops) gains no runtime on the zoo's memory-bound graphs and doubles
+    the machine code LLVM has to emit for them."""
     if opt_level <= 0:
         return
     pto = llvm_binding.create_pipeline_tuning_options(speed_level=opt_level)

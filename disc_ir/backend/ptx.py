@@ -28,6 +28,7 @@ import llvmlite.binding as llvm_binding
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 
+from disc_ir import config
 from disc_ir.backend.optimize import optimize_module
 from disc_ir.backend.target import BackendError
 from disc_ir.backend.translate import module_to_llvm_ir
@@ -111,7 +112,7 @@ def compile_ptx(llvm_ir: str, cc_major: int = 8, cc_minor: int = 0, opt_level: i
 
 def find_ptxas() -> str | None:
     """The path of `ptxas` on PATH (or `$DISC_PTXAS`), None if there is none."""
-    explicit = os.environ.get("DISC_PTXAS")
+    explicit = config.get_str("DISC_PTXAS")
     if explicit:
         return explicit if os.path.exists(explicit) else None
     return shutil.which("ptxas")

@@ -26,12 +26,12 @@ nest of their own (BladeDISC supports a single root only).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref
 from xdsl.ir import Operation, SSAValue
 
+from disc_ir import config
 from disc_ir.codegen import elemental
 from disc_ir.codegen.common import LoweringError, erase_ops, for_loop, parallel
 from disc_ir.codegen.elemental import Builder
@@ -45,13 +45,7 @@ DEFAULT_REDUCTION_TILE_SIZE = 128
 
 def reduction_tile_size() -> int:
     """`DISC_REDUCTION_TILE_SIZE` (default 128)."""
-    raw = os.environ.get("DISC_REDUCTION_TILE_SIZE")
-    if raw is None:
-        return DEFAULT_REDUCTION_TILE_SIZE
-    try:
-        return int(raw)
-    except ValueError:
-        return DEFAULT_REDUCTION_TILE_SIZE
+    return config.get_int("DISC_REDUCTION_TILE_SIZE")
 
 
 def lower_kinput_reduce_cpu(reduce: Operation) -> None:

@@ -17,7 +17,7 @@ have no entry: their stage fuses nothing, and `missing_strategies` names them.
 
 from __future__ import annotations
 
-from disc_ir.config import env_flag
+from disc_ir import config
 from disc_ir.fusion.stitch_cpu import StitchCpuFusionStrategy
 from disc_ir.fusion.stitch_gpu import StitchGpuFusionStrategy
 from disc_ir.fusion.strategy_base import (
@@ -80,11 +80,11 @@ def pipeline_stage_names(
     if fusion_strategy != "stitch":
         raise ValueError(f"unknown fusion-strategy '{fusion_strategy}' (base or stitch)")
     if gpu_enabled:
-        stages = ["pre_dot", "dot"] if env_flag("DISC_ENABLE_COMPUTE_INTENSIVE_FUSE") else []
+        stages = ["pre_dot", "dot"] if config.flag("DISC_ENABLE_COMPUTE_INTENSIVE_FUSE") else []
         stages += ["base", "stitch"]
     else:
         stages = ["sparse_base", "stitch_base", "stitch", "base"]
-    if mlir_compute_intensive_codegen or env_flag("DISC_ENABLE_TRANSFORM_SCHEDULE"):
+    if mlir_compute_intensive_codegen or config.flag("DISC_ENABLE_TRANSFORM_SCHEDULE"):
         stages.append("transform_based")
     return stages
 

@@ -28,15 +28,15 @@ not fusible, so they end fusions: the planner never merges across them.
 
 from __future__ import annotations
 
-import os
 import weakref
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.ir import Operation, SSAValue
 
+from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.fusion.pattern import (
     FusionPattern,
@@ -71,11 +71,7 @@ class FusionOptions:
 
 
 def large_concat_limit() -> int:
-    raw = os.environ.get("DISC_CPU_LARGE_CONCAT_NUM_OPERANDS")
-    try:
-        return int(raw) if raw is not None else 32
-    except ValueError:
-        return 32
+    return config.get_int("DISC_CPU_LARGE_CONCAT_NUM_OPERANDS")
 
 
 def is_large_concat(op: Operation) -> bool:
@@ -393,8 +389,8 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
     def is_fusible_op(self, op: Operation) -> bool:
         if op.name in _RESHAPES:
             return shape_constraint_ir_enabled()
-        if op.name == "lmhlo.transpose" and not env_flag(
-            "DISC_CPU_ENABLE_EAGER_TRANSPOSE_FUSION", False
+        if op.name == "lmhlo.transpose" and not config.flag(
+            "DISC_CPU_ENABLE_EAGER_TRANSPOSE_FUSION"
         ):
             perm = ints(inherent_attr(op, "permutation"))
             if perm and perm[-1] != len(perm) - 1:

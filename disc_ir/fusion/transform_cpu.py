@@ -26,8 +26,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
+from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, ints
 from disc_ir.fusion.pattern import (
     FusionPattern,
@@ -91,7 +92,7 @@ class TransformBasedCpuFusionStrategy(FusionStrategy):
     def is_fusible_op(self, op: Operation) -> bool:
         if is_supported_dot(op) or op.name == "lmhlo.constant":
             return True
-        if not env_flag(EPILOGUE_ENV, True):
+        if not config.flag(EPILOGUE_ENV):
             return False
         return is_elementwise(op) or is_broadcast(op)
 

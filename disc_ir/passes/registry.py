@@ -193,8 +193,8 @@ def _type_hints(cls: type) -> dict[str, Any]:
 @functools.cache
 def type_hints(cls: type) -> dict[str, Any]:
     """`typing.get_type_hints(cls)`, evaluated once per class (a pipeline
-    builds its ~85 passes on every compile; evaluating the annotations of
-    each took a few percent of a small graph's compile). Do not mutate."""
+    builds its passes on every compile, and evaluating annotations is slow
+    next to a small graph's compile). Do not mutate."""
     import typing
 
     return typing.get_type_hints(cls)

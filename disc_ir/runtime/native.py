@@ -48,6 +48,8 @@ import os
 import threading
 from typing import Any
 
+from disc_ir import config
+
 #: ``NativeContext`` words.
 MAGIC = 0x4449534352414C31  # "DISCRAL1"
 WORD_MAGIC = 0
@@ -807,4 +809,4 @@ _NEW_CONTEXT_WORDS[WORD_MIN_UNITS] = 1
 
 def native_enabled() -> bool:
     """False when ``DISC_RAL_NATIVE=0`` asks for the pure-Python dispatcher."""
-    return os.environ.get("DISC_RAL_NATIVE", "1") != "0"
+    return config.flag("DISC_RAL_NATIVE")

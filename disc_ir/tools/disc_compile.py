@@ -33,6 +33,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from disc_ir import config
 from disc_ir.api import (
     METADATA_FILE_NAME,
     CompileError,
@@ -221,6 +222,7 @@ def _lower_mlir(source: str | Path, args: argparse.Namespace, trace: _Trace) -> 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    config.warn_unknown_switches()
     try:
         return run(argv, sys.stdout, sys.stderr)  # type: ignore[arg-type]
     except KeyboardInterrupt:
@@ -228,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - an internal error: report, no traceback
-        if os.environ.get("DISC_IR_DEBUG"):
+        if config.flag("DISC_IR_DEBUG"):
             raise
         sys.stderr.write(
             f"disc-compile: internal error: {type(exc).__name__}: {exc}\n"

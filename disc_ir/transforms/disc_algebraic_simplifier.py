@@ -55,8 +55,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
 from disc_ir.dialects.mhlo import (
     BroadcastInDimOp,
@@ -578,7 +578,7 @@ def _patterns_for(func: Operation) -> dict[str, tuple[RewritePattern, ...]]:
         "mhlo.select": (SelectSimplifier(),),
         "mhlo.convert": (ConvertOfConvert(),),
     }
-    if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
+    if config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
         table["mhlo.constant"] = (FoldBroadcastSqrtOfConstant(),)
     return table
 

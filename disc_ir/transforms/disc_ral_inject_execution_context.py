@@ -2,7 +2,7 @@
 
 `disc-ral-inject-execution-context{entry-func-name=main}`, BladeDISC's
 RalInjectExecutionContextPass (ral_inject_execution_context.cc), extended as
-the RAL design document describes:
+BladeDISC's docs/developers/runtime_abstraction_layer.md describes:
 
 - The entry function becomes `func.func @main(%ctx: !disc_ral.context)` with
   no results. Argument #i is received by

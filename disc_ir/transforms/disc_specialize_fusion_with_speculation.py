@@ -72,9 +72,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from disc_ir import config
 from disc_ir.codegen import codegen_hints as hints
 from disc_ir.codegen.loop_utils import DYNAMIC, new_if
-from disc_ir.config import env_flag
 from disc_ir.fusion.pattern import (
     FusionPattern,
     FusionType,
@@ -496,7 +496,7 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
         operand = reduce_op.operands[0]
         block_size = hints.THREADS_ROW_REDUCTION
         b = PredicateBuilder(fusion)
-        if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL") and self._device_known():
+        if config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL") and self._device_known():
             warps = self.max_threads_per_core // block_size * self.core_count // hints.WARP_SIZE
             rows, cols = b.dim(operand, 0), b.dim(operand, 1)
             cond1 = b.cmp("slt", rows, warps // 4)
@@ -524,7 +524,7 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
             return
         if hints.has_hint(fusion, hints.VECTORIZE_OR_TILE_HINT):
             return
-        mem_opt = env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
+        mem_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
         ftype = fusion_type_of(fusion)
         if ftype not in (FusionType.LOOP, FusionType.ROW_REDUCTION, FusionType.STITCH):
             return

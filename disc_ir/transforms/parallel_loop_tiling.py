@@ -31,13 +31,13 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.passes import ModulePass
 
+from disc_ir import config
 from disc_ir.codegen.loop_utils import (
     CTA_SIZE_HINT_ATTR,
     innermost_parallel_loops,
     parent_of_name,
     tile_parallel_loop,
 )
-from disc_ir.config import env_flag
 from disc_ir.passes.registry import register_pass
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
@@ -60,7 +60,7 @@ class ParallelLoopTilingPass(ModulePass):
     }
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        stitch_opt = env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
+        stitch_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
         for func in [o for o in op.walk() if o.name == "func.func"]:
             for ploop in innermost_parallel_loops(func):
                 if ploop.initVals:

@@ -6,7 +6,8 @@ as a top-level one. The rules are those the package docstrings
 (`disc_ir/<package>/__init__.py`) state:
 
 - the runtime never imports the compiler: nothing of `xdsl`, nothing of
-  `disc_ir` outside `disc_ir.runtime`;
+  `disc_ir` outside `disc_ir.runtime` but `disc_ir.config` (the environment
+  switches), which itself imports nothing of `xdsl` or `disc_ir`;
 - each library package imports only the packages below it (`ALLOWED`);
   in particular no analysis imports a pass or the pass registry, and
   `disc_ir.ir` imports no pass;
@@ -127,9 +128,24 @@ def test_runtime_never_imports_the_compiler(name: str, path: Path) -> None:
         for line, mod in imports_of(name, path)
         if mod == "xdsl"
         or mod.startswith("xdsl.")
-        or (_package(mod) is not None and not mod.startswith("disc_ir.runtime"))
+        or (
+            _package(mod) is not None
+            and not mod.startswith("disc_ir.runtime")
+            and mod != "disc_ir.config"
+        )
     ]
     assert not bad, "the runtime imports the compiler:\n" + "\n".join(bad)
+
+
+def test_config_imports_neither_xdsl_nor_the_compiler() -> None:
+    """`disc_ir.config` is the one module outside the runtime the runtime imports."""
+    path = ROOT / "config.py"
+    bad = [
+        f"config.py:{line}: {mod}"
+        for line, mod in imports_of("disc_ir.config", path)
+        if mod == "xdsl" or mod.startswith(("xdsl.", "disc_ir"))
+    ]
+    assert not bad, "disc_ir.config imports the compiler:\n" + "\n".join(bad)
 
 
 def _library_modules() -> list[tuple[str, Path]]:

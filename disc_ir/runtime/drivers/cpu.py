@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from disc_ir import config
 from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
 from disc_ir.runtime.constants import materialize_constant
 from disc_ir.runtime.context import (
@@ -114,7 +115,7 @@ def _madvise() -> Any:
 def huge_pages_wanted() -> bool:
     """``DISC_CPU_HUGE_PAGES=1``: keep numpy's transparent-huge-page request on
     large RAL buffers (default off, see `aligned_empty`)."""
-    return os.environ.get("DISC_CPU_HUGE_PAGES", "0").strip().lower() in ("1", "true", "on")
+    return config.flag("DISC_CPU_HUGE_PAGES")
 
 
 def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
@@ -125,9 +126,9 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
     which this undoes before anything touches the buffer (unless
     `huge_pages_wanted`). Where the kernel compacts memory synchronously for
     such regions (``transparent_hugepage/defrag = madvise``), a call's first
-    writes to a fresh output stalled for up to six times as long as with
-    ordinary pages (200 MB of outputs: 50 or 330 ms with huge pages, from one
-    process to the next, against 105 ms without).
+    writes to a fresh output stalled on that compaction, for a time that
+    varied from one process to the next, where ordinary pages fault in
+    steadily.
     """
     nbytes = max(1, nbytes)
     owner = np.empty(nbytes + alignment, dtype=np.uint8)
@@ -218,14 +219,9 @@ _POOL_LOCK = threading.Lock()
 
 def default_num_threads() -> int:
     """``OMP_NUM_THREADS`` if set (as BladeDISC reads it), else the number of cores."""
-    value = os.environ.get("OMP_NUM_THREADS")
-    if value:
-        try:
-            n = int(value)
-            if n > 0:
-                return n
-        except ValueError:
-            pass
+    n = config.get_optional_int("OMP_NUM_THREADS")
+    if n is not None and n > 0:
+        return n
     return os.cpu_count() or 1
 
 
@@ -246,10 +242,7 @@ Task = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _min_units_per_core() -> int:
-    try:
-        return max(1, int(os.environ.get("DISC_MIN_NUM_UNIT_PER_CORE", "1")))
-    except ValueError:
-        return 1
+    return max(1, config.get_int("DISC_MIN_NUM_UNIT_PER_CORE"))
 
 
 def partition_index_space(
