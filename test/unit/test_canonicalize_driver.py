@@ -1,6 +1,6 @@
 """The canonicalize / cse drivers' fast paths agree with xDSL's reference algorithms.
 
-- `canonicalize.region_dce` (one-sweep liveness) erases exactly what xDSL's
+- `disc_ir.rewriting.dead_ops.region_dce` (one-sweep liveness) erases exactly what xDSL's
   `region_dce` (iterated `LiveSet`) erases, cyclic dead values and nested
   regions included;
 - `cse`'s scoped table of known ops: an op known in a nested region is not
