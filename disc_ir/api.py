@@ -546,7 +546,7 @@ def _lower_to_llvm_ir(
         insert_shape_checks,
         insert_slice_bounds_checks,
     )
-    from disc_ir.transforms.cse import cse
+    from disc_ir.rewriting.cse import cse
 
     lower_static_control_flow(module)
     expand_lhs_dilation(module)

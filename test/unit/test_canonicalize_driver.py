@@ -24,8 +24,8 @@ from disc_ir.ir.context import make_context
 from disc_ir.ir.fingerprint import FixedPoints, fingerprint
 from disc_ir.ir.parser import parse_module
 from disc_ir.ir.printer import MlirPrinter
+from disc_ir.rewriting.cse import cse
 from disc_ir.rewriting.dead_ops import region_dce
-from disc_ir.transforms.cse import cse
 
 DCE_INPUT = """
 func.func @f(%arg0: index, %arg1: memref<?xf32>) -> index {

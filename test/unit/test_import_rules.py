@@ -11,7 +11,9 @@ as a top-level one. The rules are those the package docstrings
 - each library package imports only the packages below it (`ALLOWED`);
   in particular no analysis imports a pass or the pass registry, and
   `disc_ir.ir` imports no pass;
-- a pass module (`disc_ir.transforms.*`) never imports another pass module.
+- a pass module (`disc_ir.transforms.*`) never imports another pass module,
+  and no module outside `disc_ir.transforms` imports a pass module but the
+  registry (`disc_ir.passes`), which loads them: pass modules are not libraries.
 """
 
 from __future__ import annotations
@@ -177,6 +179,20 @@ def test_pass_modules_import_no_other_pass_module(name: str, path: Path) -> None
         if mod.startswith("disc_ir.transforms.") and mod != name
     ]
     assert not bad, "a pass module imports another pass module:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "name,path",
+    [m for m in MODULES if not m[0].startswith(("disc_ir.transforms", "disc_ir.passes"))],
+    ids=lambda v: str(v),
+)
+def test_only_the_registry_imports_pass_modules(name: str, path: Path) -> None:
+    bad = [
+        f"{path.relative_to(ROOT.parent)}:{line}: imports {mod}"
+        for line, mod in imports_of(name, path)
+        if mod.startswith("disc_ir.transforms")
+    ]
+    assert not bad, "a pass module used as a library:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize(
