@@ -36,10 +36,11 @@ write the ABI slots directly (:mod:`.fast_invokers`); kernel functions are
 cached by (blob addresses, kernel name), so a launch does no module lookup.
 
 The package's modules: :mod:`.driver` (:class:`CudaDriver`: memory, copies,
-kernel modules and launches, constants), :mod:`.blobs` (kernel images and
-launch arguments), :mod:`.state` (options and one call's bookkeeping),
-:mod:`.context` (:class:`CudaRalContext`), :mod:`.entry_points` (the RAL APIs)
-and :mod:`.fast_invokers`. Importing it registers the APIs.
+launches, constants), :mod:`.modules` (the kernel modules a context loaded),
+:mod:`.blobs` (kernel images and launch arguments), :mod:`.state` (options and
+one call's bookkeeping), :mod:`.context` (:class:`CudaRalContext`),
+:mod:`.entry_points` (the RAL APIs) and :mod:`.fast_invokers`. Importing the
+package registers the APIs and installs the fast invokers.
 
 Registered names (device ``gpu``; BladeDISC's ``kRalGpu*`` names and
 signatures): ``alloc``, ``dealloc``, ``ral_gpu_alloc_persistent``,
@@ -49,7 +50,7 @@ signatures): ``alloc``, ``dealloc``, ``ral_gpu_alloc_persistent``,
 copies ``h2d``/``d2h``/``d2d``, ``inc_ref``, ``ral_const`` and ``ral_gemm``.
 """
 
-from disc_ir.runtime.drivers.cuda import fast_invokers as _fast_invokers  # noqa: F401  (installs them)
+from disc_ir.runtime.drivers.cuda import fast_invokers as _fast_invokers  # noqa: F401
 from disc_ir.runtime.drivers.cuda.blobs import (
     ELF_MAGIC,
     FATBIN_MAGIC,
@@ -100,6 +101,7 @@ from disc_ir.runtime.drivers.cuda.entry_points import (
     ral_raw_gpu_alloc,
     ral_raw_gpu_dealloc,
 )
+from disc_ir.runtime.drivers.cuda.modules import KernelModules
 from disc_ir.runtime.drivers.cuda.state import BlockOwner, CudaExecState, CudaOptions
 
 __all__ = [
@@ -110,6 +112,7 @@ __all__ = [
     "CudaExecState",
     "CudaOptions",
     "CudaRalContext",
+    "KernelModules",
     "DRIVER_NAME",
     "ELF_MAGIC",
     "FATBIN_MAGIC",

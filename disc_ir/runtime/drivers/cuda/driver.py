@@ -2,8 +2,7 @@
 
 One :class:`CudaDriver` per RAL context owns: one stream (the context's own
 non-blocking stream, or one the caller passes), the loaded kernel modules
-(loaded once per context, keyed by the blob's address and, behind it, by the
-blob's bytes; one function handle per (module, kernel name)), a caching device
+(:class:`~disc_ir.runtime.drivers.cuda.modules.KernelModules`), a caching device
 allocator (:mod:`~disc_ir.runtime.gpu_allocator`), the persistent buffers
 (constants) and a cuBLAS handle bound to the stream. Each call's buffers are
 counted as on the CPU (:mod:`~disc_ir.runtime.drivers.buffers`); its outputs
@@ -21,9 +20,9 @@ from disc_ir.runtime.abi import KERNEL_BUFFER_ALIGNMENT, ScalarType
 from disc_ir.runtime.constants import materialize_constant
 from disc_ir.runtime.context import Driver, ExecutionContext, RalContext, RalError
 from disc_ir.runtime.cuda_backend import DeviceBackend
-from disc_ir.runtime.cuda_libs import CUDA_ERROR_NO_BINARY_FOR_GPU, CudaError
+from disc_ir.runtime.cuda_libs import CudaError
 from disc_ir.runtime.device_array import LEGACY_DEFAULT_STREAM, DeviceArray, StreamWork
-from disc_ir.runtime.drivers.cuda.blobs import blob_image
+from disc_ir.runtime.drivers.cuda.modules import KernelModules
 from disc_ir.runtime.drivers.cuda.state import BlockOwner, CudaExecState, CudaOptions
 from disc_ir.runtime.gpu_allocator import CachingDeviceAllocator, DeviceBlock
 from disc_ir.runtime.kernels.cublas_gemm import CublasGemmCall, CublasHandle, plan_row_major_gemm
@@ -60,15 +59,15 @@ class CudaDriver(Driver):
         self.allocator = CachingDeviceAllocator(backend.mem_alloc, backend.mem_free)
         self.persistent: set[int] = set()
         self._lock = threading.RLock()
-        self._modules_by_address: dict[int, Any] = {}
-        self._modules_by_image: dict[bytes, Any] = {}
-        self._functions: dict[tuple[Any, str], Any] = {}
-        # (first blob address, or all of them, kernel name bytes) -> function handle
-        self._launch_cache: dict[tuple[Any, bytes], Any] = {}
+        self.modules = KernelModules(backend, self._lock)
         self._consts: dict[tuple[str, str], MemRefDescriptor] = {}
         self._gemm_runner = gemm_runner
         self.closed = False
-        self.num_module_loads = 0
+
+    @property
+    def num_module_loads(self) -> int:
+        """Kernel modules this context loaded so far."""
+        return self.modules.num_loads
 
     # -- per execution --------------------------------------------------------
 
@@ -251,50 +250,6 @@ class CudaDriver(Driver):
 
     # -- kernels --------------------------------------------------------------
 
-    def module_for_blob(self, address: int) -> Any:
-        """The module loaded from the blob at ``address`` (loaded once per context)."""
-        module = self._modules_by_address.get(address)
-        if module is not None:
-            return module
-        with self._lock:
-            module = self._modules_by_address.get(address)
-            if module is None:
-                image = blob_image(address)
-                module = self._modules_by_image.get(image)
-                if module is None:
-                    module = self.backend.module_load(image)
-                    self.num_module_loads += 1
-                    self._modules_by_image[image] = module
-                self._modules_by_address[address] = module
-            return module
-
-    def function(self, blobs: list[int], kernel_name: str) -> Any:
-        """The kernel ``kernel_name`` from the first blob that loads on this device.
-
-        With several blobs (BladeDISC's AOT fat binaries: PTX first, then cubins
-        per architecture) the cubins are tried first and the PTX last.
-        """
-        order = blobs[1:] + blobs[:1] if len(blobs) > 1 else blobs
-        last_error: Exception | None = None
-        for address in order:
-            try:
-                module = self.module_for_blob(address)
-            except CudaError as err:
-                if len(order) > 1 and err.code == CUDA_ERROR_NO_BINARY_FOR_GPU:
-                    last_error = err
-                    continue
-                raise
-            key = (module, kernel_name)
-            fn = self._functions.get(key)
-            if fn is None:
-                with self._lock:
-                    fn = self._functions.get(key)
-                    if fn is None:
-                        fn = self.backend.module_get_function(module, kernel_name)
-                        self._functions[key] = fn
-            return fn
-        raise RalError(f"ral_kernel_launch: no blob loads on this device ({last_error})")
-
     def launch(
         self,
         blobs: list[int],
@@ -318,9 +273,7 @@ class CudaDriver(Driver):
                 f"ral_kernel_launch '{kernel_name}': grid {grid} / block {block} / shared "
                 f"memory {shared_mem} out of range"
             )
-        fn = self.function(blobs, kernel_name)
-        key = (blobs[0] if len(blobs) == 1 else tuple(blobs), kernel_name.encode())
-        self._launch_cache[key] = fn
+        fn = self.modules.launch_function(blobs, kernel_name)
         self.backend.launch(fn, grid, block, shared_mem, self.stream, params)
 
     # -- gemm ---------------------------------------------------------------------
@@ -540,12 +493,7 @@ class CudaDriver(Driver):
                 self.backend.stream_synchronize(self.stream)
             finally:
                 self.closed = True
-                for module in list(self._modules_by_image.values()):
-                    self.backend.module_unload(module)
-                self._modules_by_image.clear()
-                self._modules_by_address.clear()
-                self._functions.clear()
-                self._launch_cache.clear()
+                self.modules.unload_all()
                 self._consts.clear()
                 self.persistent.clear()
                 self.allocator.release_all()

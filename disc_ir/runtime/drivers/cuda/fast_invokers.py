@@ -166,7 +166,7 @@ def _fast_launch(generic: Any) -> Any:
                     if num_blobs == 1
                     else tuple((_U64 * num_blobs).from_address(blobs))
                 )
-                fn = state.driver._launch_cache.get((blob_key, name))  # noqa: SLF001
+                fn = state.driver.modules.launch_cache.get((blob_key, name))
         if fn is None:
             generic(exec_ctx, slots)  # checks, loads the module, fills the cache
             return
