@@ -42,7 +42,13 @@ from disc_ir.runtime.context import (
     RalError,
     RalInputError,
 )
-from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
+from disc_ir.runtime.drivers.buffers import BufferRefcounts, reshaped_alias
+from disc_ir.runtime.memref import (
+    MemRefDescriptor,
+    numpy_dtype,
+    numpy_view,
+    write_contiguous_descriptor,
+)
 from disc_ir.runtime.native import (
     CONST_ENTRY_WORDS,
     CPU_LAUNCH_NAME,
@@ -194,18 +200,16 @@ class CachingAllocator:
             return sum(len(v) for v in self._free.values())
 
 
-class CpuExecState:
-    """Per-execution CPU bookkeeping: reference counts of the buffers it allocated."""
+class CpuExecState(BufferRefcounts):
+    """Per-execution CPU bookkeeping: reference counts of the buffers it allocated
+    (``given`` holds the blocks handed to returned output arrays) and the addresses
+    of its inputs."""
 
-    __slots__ = ("given", "input_addresses", "kept", "output_blocks", "refcounts")
+    __slots__ = ("input_addresses",)
 
     def __init__(self) -> None:
-        self.refcounts: dict[int, int] = {}
-        self.output_blocks: set[int] = set()
-        # Blocks handed to returned output arrays (by address).
-        self.given: dict[int, Block] = {}
+        super().__init__()
         self.input_addresses: set[int] = set()
-        self.kept: list[Any] = []
 
 
 # ---------------------------------------------------------------------------
@@ -411,9 +415,8 @@ class CpuDriver(Driver):
         with self.allocator.lock:
             # Temporaries the compiled code did not free (and outputs never collected,
             # e.g. after an error) end with the call.
-            for address in state.refcounts:
+            for address in state.drain():
                 self.allocator.free(address)
-            state.refcounts.clear()
             if not self.context.options.cache_workspace_mem_across_execution:
                 self.allocator.release_free()
 
@@ -423,7 +426,7 @@ class CpuDriver(Driver):
         state = self.state(exec_ctx)
         with self.allocator.lock:
             block = self.allocator.alloc(nbytes)
-            state.refcounts[block.address] = 1
+            state.track(block.address)
             return block.address
 
     def alloc_persistent(self, nbytes: int) -> Block:
@@ -437,14 +440,7 @@ class CpuDriver(Driver):
             block = self.allocator.live.get(address)
             if block is not None and block.persistent:
                 return
-            count = state.refcounts.get(address)
-            if count is None:
-                return
-            if count > 1:
-                state.refcounts[address] = count - 1
-                return
-            del state.refcounts[address]
-            if address not in state.output_blocks:
+            if state.drop_reference(address):
                 self.allocator.free(address)
 
     def inc_ref(self, exec_ctx: ExecutionContext, address: int) -> None:
@@ -452,9 +448,8 @@ class CpuDriver(Driver):
             return
         state = self.state(exec_ctx)
         with self.allocator.lock:
-            if address in state.refcounts:
-                state.refcounts[address] += 1
-            # Inputs and persistent buffers are borrowed: never freed by the call.
+            # Inputs and persistent buffers are borrowed: never counted.
+            state.add_reference(address)
 
     def raw_alloc(self, nbytes: int) -> int:
         return self.allocator.alloc(nbytes, persistent=True).address
@@ -492,8 +487,7 @@ class CpuDriver(Driver):
     def send_output(self, exec_ctx: ExecutionContext, index: int, desc: MemRefDescriptor) -> None:
         state = self.state(exec_ctx)
         with self.allocator.lock:
-            if desc.aligned in state.refcounts:
-                state.output_blocks.add(desc.aligned)
+            state.mark_output(desc.aligned)
         exec_ctx.outputs[index] = (self.name, desc)
 
     def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
@@ -510,10 +504,8 @@ class CpuDriver(Driver):
                 block = self.allocator.live.get(desc.aligned)
                 if block is not None and not block.persistent:
                     self.allocator.detach(desc.aligned)
-                    state.refcounts.pop(desc.aligned, None)
-                    state.output_blocks.discard(desc.aligned)
                     # Other outputs sharing this buffer view the same block.
-                    state.given[desc.aligned] = block
+                    state.hand_over(desc.aligned, block)
                 else:
                     block = None
             if block is None:
@@ -717,18 +709,9 @@ def ral_cpu_inc_ref_reshape(
 ) -> MemRef[M, T]:
     """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}_m1di64___m{M}d{T}``: an aliasing reshape of a
     contiguous buffer to the sizes in ``shape``."""
-    sizes = tuple(int(v) for v in numpy_view(shape))
-    if len(sizes) != M:
-        raise RalError(f"inc_ref: target shape {sizes} is not of rank {M}")
-    if int(np.prod(sizes, dtype=np.int64)) != value.num_elements:
-        raise RalError(f"inc_ref: cannot reshape {value.sizes} to {sizes}")
+    reshaped = reshaped_alias(value, shape, M)
     cpu_driver(ctx).inc_ref(ctx, value.aligned)
-    strides = [1] * M
-    for i in range(M - 2, -1, -1):
-        strides[i] = strides[i + 1] * sizes[i + 1]
-    return MemRefDescriptor(
-        value.allocated, value.aligned, value.offset, sizes, tuple(strides), value.element
-    )
+    return reshaped
 
 
 @ral_api("ral_const", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1), skip_on_error=False)
@@ -757,24 +740,6 @@ _I64C = ctypes.c_int64
 _I32C = ctypes.c_int32
 
 
-def _descriptor_words(rank: int) -> type:
-    return ctypes.c_int64 * (3 + 2 * rank)
-
-
-def _write_contiguous_descriptor(address: int, data: int, shape: tuple[int, ...]) -> None:
-    """Stores ``{data, data, 0, shape, row-major strides}`` at ``address``."""
-    rank = len(shape)
-    words = _descriptor_words(rank).from_address(address)
-    words[0] = data
-    words[1] = data
-    words[2] = 0
-    stride = 1
-    for i in range(rank - 1, -1, -1):
-        words[3 + i] = shape[i]
-        words[3 + rank + i] = stride
-        stride *= shape[i]
-
-
 def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
     def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
         index = _I64C.from_address(slots[1]).value
@@ -791,7 +756,7 @@ def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
                 data = array.__array_interface__["data"][0]
                 state.input_addresses.add(data)
                 state.kept.append(array)
-                _write_contiguous_descriptor(slots[2], data, array.shape)
+                write_contiguous_descriptor(slots[2], data, array.shape)
                 return
         generic(exec_ctx, slots)
 
@@ -823,7 +788,7 @@ def _fast_const(generic: Any, element: ScalarType, rank: int) -> Any:
             if array is None or array.ndim != rank or not array.size:
                 return
         else:
-            _write_contiguous_descriptor(slots[4], array.ctypes.data, array.shape)
+            write_contiguous_descriptor(slots[4], array.ctypes.data, array.shape)
         index = _I32C.from_address(slots[3]).value
         _remember_const(driver, name_address, index, array.ctypes.data, array.shape)
 
@@ -844,7 +809,7 @@ def _remember_const(
     base = 1 + index * CONST_ENTRY_WORDS
     rank = len(shape)
     table[base + 1] = rank
-    _write_contiguous_descriptor(ctypes.addressof(table) + (base + 2) * 8, data, shape)
+    write_contiguous_descriptor(ctypes.addressof(table) + (base + 2) * 8, data, shape)
     table[base] = name_address
 
 
