@@ -39,6 +39,7 @@ _DISC_DIALECTS: dict[str, str] = {
     "lmhlo_disc": "disc_ir.dialects.lmhlo_disc:LMHLO_DISC",
     "disc_shape": "disc_ir.dialects.disc_shape:DISC_SHAPE",
     "disc_ral": "disc_ir.dialects.disc_ral:DISC_RAL",
+    "okl": "disc_ir.dialects.okl:OKL",
     # upstream dialects extended with what xDSL lacks
     "shape": "disc_ir.dialects.upstream.shape:SHAPE",
     "memref": "disc_ir.dialects.upstream.memref:MEMREF",

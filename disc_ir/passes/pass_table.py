@@ -51,6 +51,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Legalize CHLO to MHLO (broadcasting ops, erf / erfc expansions, ...).',
         (),
     ),
+    'convert-func-to-llvm': PassInfo(
+        'convert-func-to-llvm',
+        'disc_ir.transforms.convert_func_to_llvm',
+        'ConvertFuncToLLVMPass',
+        'convert func functions, calls and returns to the llvm dialect (with C-interface wrappers).',
+        (),
+    ),
     'convert-parallel-loops-to-gpu': PassInfo(
         'convert-parallel-loops-to-gpu',
         'disc_ir.transforms.convert_parallel_loops_to_gpu',
@@ -419,6 +426,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Expand memref operations into easier to analyze constructs.',
         (),
     ),
+    'extract-kernel-launch-tensor': PassInfo(
+        'extract-kernel-launch-tensor',
+        'disc_ir.transforms.extract_kernel_launch_tensor',
+        'ExtractKernelLaunchTensorPass',
+        "read a function's tensors from the OKL launcher context and return them through it.",
+        (),
+    ),
     'gpu-kernel-outlining': PassInfo(
         'gpu-kernel-outlining',
         'disc_ir.transforms.gpu_kernel_outlining',
@@ -475,6 +489,27 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Lower Affine operations to a combination of Arith, MemRef and SCF operations.',
         (),
     ),
+    'lower-launcher-to-llvm-ptr': PassInfo(
+        'lower-launcher-to-llvm-ptr',
+        'disc_ir.transforms.lower_launcher_to_llvm_ptr',
+        'LowerLauncherToLLVMPtrPass',
+        'pass the OKL launcher context as an !llvm.ptr<i8> (cast back to !okl.launcher_ctx).',
+        (),
+    ),
+    'lower-okl-to-llvm-call': PassInfo(
+        'lower-okl-to-llvm-call',
+        'disc_ir.transforms.lower_okl_to_llvm_call',
+        'LowerOklToLLVMCallPass',
+        'replace each okl.wrapper_kernel by a call of @okl_llvm_func(ctx, index).',
+        (),
+    ),
+    'lower-to-okl': PassInfo(
+        'lower-to-okl',
+        'disc_ir.transforms.lower_to_okl',
+        'LowerToOklPass',
+        'wrap each kernel op of an OKL launcher function in an okl.wrapper_kernel.',
+        (),
+    ),
     'mhlo-place-ops': PassInfo(
         'mhlo-place-ops',
         'disc_ir.transforms.mhlo_place_ops',
@@ -494,11 +529,25 @@ PASS_TABLE: dict[str, PassInfo] = {
             O('max-rank-of-allocated-memref', 'max_rank_of_allocated_memref', 'int', 1, 'Maximal memref rank to promote dynamic buffers.'),
         ),
     ),
+    'reconcile-unrealized-casts': PassInfo(
+        'reconcile-unrealized-casts',
+        'disc_ir.transforms.reconcile_unrealized_casts',
+        'ReconcileUnrealizedCastsPass',
+        'simplify and eliminate unrealized conversion casts.',
+        (),
+    ),
     'stablehlo-legalize-to-hlo': PassInfo(
         'stablehlo-legalize-to-hlo',
         'disc_ir.transforms.stablehlo_legalize_to_hlo',
         'StablehloLegalizeToHloPass',
         'Legalize StableHLO to MHLO (every stablehlo op to its mhlo twin).',
+        (),
+    ),
+    'trim-return-to-void': PassInfo(
+        'trim-return-to-void',
+        'disc_ir.transforms.trim_return_to_void',
+        'TrimReturnToVoidPass',
+        'drop the results of OKL launcher functions (they go out through the launcher context).',
         (),
     ),
 }

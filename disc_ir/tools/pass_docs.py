@@ -49,7 +49,17 @@ _HOST_LLVM = "Host Side Passes > Lowering to LLVM Dialect"
 _CLEANUP = "used between phases throughout the walkthrough (upstream MLIR cleanup)"
 _DISC_IR = "disc-ir addition (not in the walkthrough)"
 
+_OKL = "OneFlow's OKL design (kernel-launch mode, `disc_ir.kernel_launch`)"
+
 SEED_SECTIONS: dict[str, str] = {
+    # the kernel-launch mode (OneFlow's OKL): OneFlow dialect to OKL, OKL to LLVM
+    "extract-kernel-launch-tensor": _OKL + " > OneFlowDialectToOKLDialect",
+    "trim-return-to-void": _OKL + " > OneFlowDialectToOKLDialect",
+    "lower-to-okl": _OKL + " > OneFlowDialectToOKLDialect",
+    "lower-launcher-to-llvm-ptr": _OKL + " > OKLDialectToLLVMDialect",
+    "lower-okl-to-llvm-call": _OKL + " > OKLDialectToLLVMDialect",
+    "reconcile-unrealized-casts": _OKL + " > OKLDialectToLLVMDialect (MLIR's pass)",
+    "convert-func-to-llvm": _OKL + " > OKLDialectToLLVMDialect (MLIR's pass)",
     # TF-to-HLO / frontends
     "disc-tf-revise-args-for-static-rank": _TF,
     "chlo-legalize-to-hlo": _TF,

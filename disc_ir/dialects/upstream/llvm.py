@@ -525,3 +525,22 @@ LLVM = Dialect(
         LLVMTypedPointerType,
     ],
 )
+
+
+def _accept_typed_pointers_in_function_types() -> None:
+    """Typed pointers are LLVM-compatible types, as in the MLIR BladeDISC (and
+    OneFlow's OKL) is built on: `llvm.func @f(!llvm.ptr<i8>, i64)` verifies.
+    xDSL's `LLVMFunctionType.verify` asks its module's `is_compatible_type`,
+    which knows only the opaque pointer; it is extended by this one type."""
+    opaque_only = xllvm.is_compatible_type
+    if getattr(opaque_only, "accepts_typed_pointers", False):
+        return
+
+    def is_compatible_type(type_attr: Attribute) -> bool:
+        return isinstance(type_attr, LLVMTypedPointerType) or opaque_only(type_attr)
+
+    is_compatible_type.accepts_typed_pointers = True  # type: ignore[attr-defined]
+    xllvm.is_compatible_type = is_compatible_type
+
+
+_accept_typed_pointers_in_function_types()
