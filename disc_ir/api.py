@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
 
 import numpy as np
 from xdsl.context import Context
@@ -64,6 +64,9 @@ from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.context import check_input, input_label
 from disc_ir.runtime.ral_metadata import element_type_code
+
+if TYPE_CHECKING:
+    from disc_ir.kernel_launch import KernelLaunchExecutable
 
 METADATA_FILE_NAME = "constants.discmeta"
 
@@ -829,6 +832,36 @@ _LAZY_MODULES = (
 )
 
 
+@overload
+def compile(  # noqa: A001
+    source: str | PurePath | ModuleOp,
+    target: str = ...,
+    *,
+    entry: str = ...,
+    verify: bool = ...,
+    dump_dir: str | PurePath | None = ...,
+    keep_ir: bool = ...,
+    num_threads: int | None = ...,
+    mode: Literal["fused"] = ...,
+    keep_outputs: bool = ...,
+) -> Executable: ...
+
+
+@overload
+def compile(  # noqa: A001
+    source: str | PurePath | ModuleOp,
+    target: str = ...,
+    *,
+    entry: str = ...,
+    verify: bool = ...,
+    dump_dir: str | PurePath | None = ...,
+    keep_ir: bool = ...,
+    num_threads: int | None = ...,
+    mode: Literal["kernel-launch"],
+    keep_outputs: bool = ...,
+) -> KernelLaunchExecutable: ...
+
+
 def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     source: str | PurePath | ModuleOp,
     target: str = "cpu",
@@ -838,7 +871,9 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     dump_dir: str | PurePath | None = None,
     keep_ir: bool = True,
     num_threads: int | None = None,
-) -> Executable:
+    mode: Literal["fused", "kernel-launch"] = "fused",
+    keep_outputs: bool = False,
+) -> Executable | KernelLaunchExecutable:
     """Compiles an MHLO graph for `target` (`cpu`; `cuda` compiles, see below) into an Executable.
 
     `source`: MHLO text, a path to a `.mlir` file, or a ModuleOp (copied,
@@ -857,7 +892,21 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     `cuda` extra); without a GPU, making the Executable raises
     `CudaUnavailableError` ("no CUDA device: ..."). `lower_to_llvm_ir(source,
     "cuda")` gives the host IR and the kernels' PTX on any machine.
+
+    `mode`: `fused` (the pipeline above) or `kernel-launch`: the graph runs
+    op by op through OKL, each op a kernel compiled alone and cached by its
+    signature (`disc_ir.kernel_launch`; CPU only): the reference executor,
+    a per-op profiler (`profile`) and debugger (`keep_outputs=True` keeps
+    each op's outputs of the last run).
     """
+    if mode == "kernel-launch":
+        from disc_ir.kernel_launch import compile_kernel_launch
+
+        return compile_kernel_launch(
+            source, target, entry=entry, verify=verify, keep_outputs=keep_outputs
+        )
+    if mode != "fused":
+        raise CompileError(f"unknown mode '{mode}' (known: fused, kernel-launch)")
     if target not in TARGETS:
         raise CompileError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     t_start = time.perf_counter()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import llvmlite.binding as llvm_binding
@@ -140,7 +140,8 @@ class HostJit:
     With `kernels` (the kernel functions, compiled on a worker thread while
     their host code was being lowered), `llvm_ir` is the host part only.
     Keep the object alive while its code may run. `disc_ral_call`
-    resolves to the runtime's dispatcher; every externally visible function
+    resolves to the runtime's dispatcher, each name of `imports` to its
+    address (e.g. the OKL launcher's `okl_llvm_func`); every externally visible function
     defined in the module can be looked up with `function_address`.
     """
 
@@ -151,6 +152,7 @@ class HostJit:
         name: str = "disc_module",
         host_functions: Collection[str] = (),
         kernels: BackgroundObject | None = None,
+        imports: Mapping[str, int] | None = None,
     ):
         from disc_ir.runtime.dispatch import DISC_RAL_CALL, register_symbols, symbol_address
 
@@ -182,6 +184,8 @@ class HostJit:
             for obj in objects:
                 builder.add_object_img(obj)
             builder.import_symbol(DISC_RAL_CALL, symbol_address())
+            for symbol, address in (imports or {}).items():
+                builder.import_symbol(symbol, address)
             builder.add_current_process()
             self._exported = [
                 f.name
