@@ -61,6 +61,21 @@ def is_kernel_op(op: Operation) -> bool:
     return any(as_ret_ops(r) for r in op.results)
 
 
+def used_values(op: Operation) -> list[SSAValue]:
+    """The values `op` reads: its operands, then the values its regions use
+    from outside it (a sort comparator's constant), each once."""
+    seen: dict[SSAValue, None] = dict.fromkeys(op.operands)
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for value in inner.operands:
+            owner = value.owner
+            node = owner if isinstance(owner, Operation) else owner.parent_op()
+            if value not in seen and (node is None or not op.is_ancestor(node)):
+                seen[value] = None
+    return list(seen)
+
+
 def as_ret_ops(value: SSAValue) -> list[GetTensorAsRetOp]:
     """The `okl.get_tensor_as_ret` ops writing `value` to a result slot."""
     return [op for u in value.uses if isinstance(op := u.operation, GetTensorAsRetOp)]

@@ -48,6 +48,7 @@ from disc_ir.rewriting.okl_kernels import (
     function_bodies,
     is_kernel_op,
     launcher_context,
+    used_values,
 )
 
 
@@ -79,7 +80,7 @@ class _KernelBuilder:
                 )
             new = GetTensorFromRetOp(self.ctx, slot, value.type)
         elif isinstance(owner, Operation):
-            for operand in owner.operands:
+            for operand in used_values(owner):
                 self.read(operand)
             new = owner.clone(value_mapper=dict(self.mapping))
             self.block.add_op(new)
@@ -95,7 +96,7 @@ class _KernelBuilder:
         return new.results[0]
 
     def add(self, op: Operation) -> Operation:
-        for operand in op.operands:
+        for operand in used_values(op):
             self.read(operand)
         new = op.clone(value_mapper=dict(self.mapping))
         self.block.add_op(new)

@@ -7,6 +7,13 @@ it) through `disc_ir.compile(text, target="cpu")` and run at several input
 shapes -- 1-sized, odd and, where cheap, larger than a million elements --
 against a numpy reference.
 
+Every executable `compiled` returns is cross-checked against the
+kernel-launch mode (`disc_ir.compile(text, mode="kernel-launch")`, the graph
+run op by op through OKL, each op compiled alone): its first
+`CROSS_CHECK_CALLS` calls that succeed also run the graph op by op and
+compare (`check_same`); the op kernels are shared across graphs by the
+per-op compile cache.
+
 Tolerances: `check` defaults to rtol=1e-5, atol=1e-6 (f32 elementwise work);
 tests that reduce over large extents or use polynomial approximations of
 transcendental functions pass a looser rtol (at most 1e-4) and say why.
@@ -27,16 +34,65 @@ ATOL = 1e-6
 #: the loosest relative tolerance any test may use
 MAX_RTOL = 1e-4
 
+#: calls of each graph's executable checked against the kernel-launch mode
+CROSS_CHECK_CALLS = 2
+
 _CACHE: dict[str, Any] = {}
 
 
+def check_same(fused: np.ndarray, op_by_op: np.ndarray, what: str) -> None:
+    """The fused and kernel-launch outputs agree: same shape and dtype, equal
+    integers and booleans, floats within rtol 1e-4 (atol 1e-5 of the largest
+    magnitude; NaN where NaN)."""
+    assert fused.shape == op_by_op.shape, f"{what}: shape {fused.shape} != {op_by_op.shape}"
+    assert fused.dtype == op_by_op.dtype, f"{what}: dtype {fused.dtype} != {op_by_op.dtype}"
+    if fused.dtype.kind in "biu":
+        np.testing.assert_array_equal(fused, op_by_op, err_msg=what)
+        return
+    finite = np.abs(fused[np.isfinite(fused)]).astype(np.float64)
+    scale = float(finite.max()) if finite.size else 0.0
+    np.testing.assert_allclose(
+        fused, op_by_op, rtol=MAX_RTOL, atol=1e-5 * scale, equal_nan=True, err_msg=what
+    )
+
+
+class CrossChecked:
+    """A graph's fused executable whose first `CROSS_CHECK_CALLS` successful
+    calls are repeated in the kernel-launch mode and compared (`check_same`).
+    Everything else is the executable's (`exe.close()`, `exe.llvm_ir`...)."""
+
+    def __init__(self, text: str, exe: Any) -> None:
+        self._text = text
+        self._exe = exe
+        self._checked = 0
+        self._op_by_op: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._exe, name)
+
+    def __call__(self, *inputs: Any) -> Any:
+        out = self._exe(*inputs)
+        if self._checked < CROSS_CHECK_CALLS:
+            self._checked += 1
+            if self._op_by_op is None:
+                import disc_ir
+
+                self._op_by_op = disc_ir.compile(self._text, mode="kernel-launch")
+            reference = self._op_by_op(*inputs)
+            assert len(reference) == len(out)
+            for i, (a, b) in enumerate(zip(out, reference, strict=True)):
+                check_same(np.asarray(a), np.asarray(b), f"kernel-launch mode, output #{i}")
+        return out
+
+
 def compiled(text: str) -> Callable[..., tuple[np.ndarray, ...]]:
-    """The executable of graph `text` for the CPU, compiled once per process."""
+    """The executable of graph `text` for the CPU, compiled once per process
+    (cross-checked against the kernel-launch mode: `CrossChecked`)."""
     exe = _CACHE.get(text)
     if exe is None:
         import disc_ir
 
-        exe = disc_ir.compile(text, target="cpu", keep_ir=False)
+        exe = CrossChecked(text, disc_ir.compile(text, target="cpu", keep_ir=False))
         _CACHE[text] = exe
     return exe
 

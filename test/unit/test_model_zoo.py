@@ -4,7 +4,8 @@ Every `<name>.mlir` (static) and `<name>_dyn.mlir` (shape-polymorphic) file
 that test/models/export_models.py wrote from zoo.py is compiled once with
 `disc_ir.compile(text, target="cpu")` and run on the seeded inputs
 (`Model.make_args`) at every size set whose JAX/XLA outputs are stored in
-`<name>.npz` (the static file only at its own shape). When jax is installed,
+`<name>.npz` (the static file only at its own shape), and in the
+kernel-launch mode against the fused executable. When jax is installed,
 each dynamic executable also runs at the model's 2 `extra_sizes` against
 `jax.jit(fn)` computed here.
 
@@ -127,6 +128,29 @@ def test_zoo_model_matches_xla_reference(name: str, dynamic: bool) -> None:
         assert len(actual) == len(expected)
         for i, (got, want) in enumerate(zip(actual, expected, strict=True)):
             check_close(got, want, f"{name}{'_dyn' if dynamic else ''} at {sizes}, output {i}")
+
+
+@pytest.mark.parametrize(
+    ("name", "dynamic"), CASES, ids=[n + ("_dyn" if d else "") for n, d in CASES]
+)
+def test_zoo_model_kernel_launch_matches_fused(name: str, dynamic: bool) -> None:
+    """The kernel-launch mode (op by op through OKL) computes what the fused
+    code computes, at the model's test sizes (the op kernels shared across
+    models by the per-op compile cache)."""
+    import disc_ir
+
+    model = zoo.get(name)
+    fused = _compiled(name, dynamic)
+    with disc_ir.compile(_file(name, dynamic).read_text(), mode="kernel-launch") as op_by_op:
+        for sizes in model.test_sizes if dynamic else model.test_sizes[:1]:
+            args = model.make_args(model.sizes_with(**sizes))
+            want = [np.asarray(o) for o in fused(*args)]
+            got = [np.asarray(o) for o in op_by_op(*args)]
+            assert len(got) == len(want)
+            for i, (a, b) in enumerate(zip(got, want, strict=True)):
+                check_close(
+                    a, b, f"{name}{'_dyn' if dynamic else ''} op by op at {sizes}, output {i}"
+                )
 
 
 DYNAMIC = [name for name, model in zoo.MODELS.items() if model.dynamic and model.extra_sizes]
