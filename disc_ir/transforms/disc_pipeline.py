@@ -1,15 +1,58 @@
-"""`disc-pipeline`: the whole documented pipeline as one named pass."""
+"""`disc-pipeline`: the whole documented pipeline as one named pass.
+
+`disc_ir.compile` and `disc-opt --disc-pipeline` run the same passes
+(`expand()`, i.e. `disc_ir.pipeline.pipeline_passes`), so
+`disc-opt '--disc-pipeline=target=T until=P' in.mlir` prints the module
+`disc_ir.compile(in.mlir, T).mlir_after(P)` shows. Both recover from a
+failed shared fusion lowering the same way, `with_sharing_fallback`: when
+`disc-instantiate-shared-fusion-lowering` raises `SharingFailed`, the run
+starts again from the input without the two sharing passes
+(`without_shared_lowering`), each fusion lowered by itself.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.transforms.registry import register_pass
+
+_T = TypeVar("_T")
+
+
+class SharingFailed(DiagnosticException):
+    """A duplicate fusion could not take its representative's lowering
+    (`disc_ir.codegen.shared_lowering`): run again without sharing."""
+
+
+def without_shared_lowering(passes: Sequence[ModulePass]) -> list[ModulePass]:
+    """`passes` without `disc-mark-shared-fusion-lowering` and
+    `disc-instantiate-shared-fusion-lowering` (every fusion lowered by itself)."""
+    from disc_ir.transforms.disc_instantiate_shared_fusion_lowering import (
+        DiscInstantiateSharedFusionLoweringPass,
+    )
+    from disc_ir.transforms.disc_mark_shared_fusion_lowering import (
+        DiscMarkSharedFusionLoweringPass,
+    )
+
+    sharing = (DiscMarkSharedFusionLoweringPass, DiscInstantiateSharedFusionLoweringPass)
+    return [p for p in passes if not isinstance(p, sharing)]
+
+
+def with_sharing_fallback(attempt: Callable[[bool], _T]) -> _T:
+    """`attempt(True)` (a whole run from the input, sharing fusion lowerings);
+    if a duplicate fusion could not take its copy (`SharingFailed`),
+    `attempt(False)` (the same run without sharing: `without_shared_lowering`)."""
+    try:
+        return attempt(True)
+    except SharingFailed:
+        return attempt(False)
 
 
 @register_pass
@@ -18,13 +61,15 @@ class DiscPipelinePass(ModulePass):
     """Run BladeDISC's documented pass pipeline (see disc_ir/pipeline.py).
 
     disc-opt expands it into its passes, so `--mlir-print-ir-after-all` and
-    `--mlir-timing` show every step; run directly, it applies them in order.
+    `--mlir-timing` show every step; run directly, it applies them in order
+    (and again on the input without sharing when a shared fusion lowering
+    fails, as the drivers do).
     """
 
     name = "disc-pipeline"
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "target": "code generation target: cpu or cuda",
-        "until": "stop after this phase (tensor, placement, bufferize, lhlo, ral, codegen, [device,] llvm); empty: all",
+        "until": "stop after this phase (input, tensor, placement, bufferize, lhlo, ral, codegen, [device,] llvm); empty: all",
         "metadata-file-name": "where disc-const-to-ral writes constants; empty: no file",
     }
 
@@ -39,5 +84,20 @@ class DiscPipelinePass(ModulePass):
         return pipeline_passes(self.target, self.until or None, self.metadata_file_name)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for p in self.expand():
-            p.apply(ctx, op)
+        passes = self.expand()
+        original = op.clone() if len(without_shared_lowering(passes)) < len(passes) else None
+
+        def attempt(share: bool) -> None:
+            if not share:
+                assert original is not None
+                op.attributes = dict(original.attributes)
+                for inner in list(op.ops):
+                    inner.detach()
+                    inner.erase(safe_erase=False)
+                for inner in list(original.ops):
+                    inner.detach()
+                    op.body.block.add_op(inner)
+            for p in passes if share else without_shared_lowering(passes):
+                p.apply(ctx, op)
+
+        with_sharing_fallback(attempt)
