@@ -42,13 +42,7 @@ from disc_ir.ir.pass_pipeline import (
 )
 from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.transforms.disc_pipeline import (
-    SharingFailed,
-    with_sharing_fallback,
-    without_shared_lowering,
-)
 from disc_ir.transforms.registry import is_pass_name, pass_infos, pass_names
-from disc_ir.transforms.rejected_input import RejectedInput
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 
@@ -252,6 +246,9 @@ def run_passes(
     err: io.TextIOBase,
 ) -> None:
     """Run `passes` on `module`, verifying after each one when asked."""
+    from disc_ir.transforms.disc_pipeline import SharingFailed
+    from disc_ir.transforms.rejected_input import RejectedInput
+
     for index, p in enumerate(passes):
         header = f"{_pass_class_name(p)} ({pass_spec_text(p)})"
         if opts.print_before_all:
@@ -382,6 +379,8 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
         stderr.write(f"disc-opt: error: cannot read '{path}': {exc.strerror}\n")
         return 1
     filename = "<stdin>" if path == "-" else path
+    from disc_ir.transforms.disc_pipeline import with_sharing_fallback, without_shared_lowering
+
     outputs: list[str] = []
     failed = False
     timings = [PassTiming(f"{_pass_class_name(p)} ({p.name})") for p in opts.passes]
