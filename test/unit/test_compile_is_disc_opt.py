@@ -5,14 +5,12 @@ shows).
 
 The tutorial runs the real command line (a subprocess per phase, disc-opt's
 default verification on). Every zoo model (static and `_dyn`) runs disc-opt's
-in-process driver (`disc_opt.main`, stdout captured, `--verify-each=false`:
-verifying changes no IR) against one compile per model and target, phase by
-phase from the previous phase's printed IR (a prefix cache: disc-opt runs the
-phase's passes, `-pass-pipeline` of `disc_ir.pipeline.phase_specs`, the
-specs `disc-pipeline` expands to, so each phase costs one run; it also checks
-that every phase's IR prints and parses back without a change). The compile splits the CPU kernels off for the JIT
-(`compile_kernels_ahead`, as `disc_ir.compile` does), so the `llvm` phase also
-checks that the split leaves the module as disc-opt makes it.
+in-process driver (`disc_opt.main` with the same arguments, stdout captured,
+`--verify-each=false`: verifying changes no IR) for each phase, from the
+source, against one compile per model and target. The compile splits the CPU
+kernels off for the JIT (`compile_kernels_ahead`, as `disc_ir.compile` does),
+so the `llvm` phase also checks that the split leaves the module as disc-opt
+makes it.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from disc_ir.api import lower_to_llvm_ir, print_module
-from disc_ir.pipeline import TARGETS, phase_names, phase_specs
+from disc_ir.pipeline import TARGETS, phase_names
 from disc_ir.tools import disc_opt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,13 +85,11 @@ def test_other_spellings_of_the_pipeline_flag(spelling: str) -> None:
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("model", MODELS, ids=[m.stem for m in MODELS])
-def test_zoo_model_every_phase(model: Path, target: str, tmp_path: Path) -> None:
+def test_zoo_model_every_phase(model: Path, target: str) -> None:
     expected = _compiled_phases(model, target)
     assert list(expected) == phase_names(target)
-    source = model
-    for phase, specs in phase_specs(target):
-        pipeline = f"-pass-pipeline=builtin.module({','.join(specs)})"
-        got = _disc_opt_in_process([pipeline, "--verify-each=false", str(source)])
-        assert got == expected[phase], f"{model.name} {target}: the IR after '{phase}' differs"
-        source = tmp_path / f"{phase}.mlir"
-        source.write_text(got)
+    for phase, text in expected.items():
+        got = _disc_opt_in_process(
+            [f"--disc-pipeline=target={target} until={phase}", "--verify-each=false", str(model)]
+        )
+        assert got == text, f"{model.name} {target}: the IR after '{phase}' differs"
