@@ -240,3 +240,21 @@ def test_two_layer_encoder_computes_the_same_with_and_without_sharing(
             args.append((0.1 * rng.standard_normal(shape)).astype(np.float32))
         for a, b in zip(shared(*args), alone(*args), strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_disc_pipeline_pass_applied_directly_falls_back_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`DiscPipelinePass.apply` (the pass run without disc-opt's expansion) owns
+    the same fallback: the module is restored and lowered without sharing."""
+    from disc_ir.transforms.disc_pipeline import DiscPipelinePass
+
+    def fail(self: sl.SharedLowering) -> None:
+        raise sl.SharingFailed("forced")
+
+    monkeypatch.setattr(sl.SharedLowering, "instantiate", fail)
+    ctx = api.make_context()
+    module = api.load_module(ctx, CHAINED, import_stablehlo=False)
+    DiscPipelinePass(target="cpu", until="codegen").apply(ctx, module)
+    expected = api.lower_to_llvm_ir(CHAINED, keep_ir=True).phase_ir["codegen"]
+    assert api.print_module(module) == api.print_module(expected)
