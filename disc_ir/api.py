@@ -627,7 +627,7 @@ class Executable:
 
     @property
     def phases(self) -> list[str]:
-        """The phases whose IR `mlir_after` can show (`input` is the parsed source)."""
+        """The phases whose IR `mlir_after` can show (`disc_ir.pipeline.phase_names`)."""
         return list(self._lowered.phase_ir)
 
     def mlir_after(self, phase: str) -> str:
