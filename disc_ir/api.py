@@ -451,6 +451,10 @@ def lower_to_llvm_ir(
     return with_sharing_fallback(attempt)
 
 
+#: (inputs, outputs, input placements, output placements) of the entry
+_EntryFacts = tuple[list[ArgSpec], list[ArgSpec], list[str] | None, list[str] | None]
+
+
 def _lower_to_llvm_ir(
     source: str | PurePath | ModuleOp,
     target: str,
@@ -477,14 +481,15 @@ def _lower_to_llvm_ir(
     constraints = DimConstraints()
     order = phase_names(target)
     gpu_kernels: dict[str, str] = {}
-    signature: list[Any] = []
+    #: the entry's input / output specs and placements, read after the input phase
+    entry_facts: _EntryFacts | None = None
 
     def dump(name: str, m: ModuleOp) -> None:
         if dump_dir is not None:
             (dump_dir / f"{order.index(name):02d}_{name}.mlir").write_text(print_module(m))
 
     def after_phase(name: str, m: ModuleOp) -> None:
-        nonlocal constraints
+        nonlocal constraints, entry_facts
         if keep_ir:
             # The last phase's module is not changed afterwards: kept as is
             # (cloning the llvm-dialect module costs seconds on large graphs).
@@ -492,7 +497,7 @@ def _lower_to_llvm_ir(
         dump(name, m)
         if name == "input":
             f = entry_function(m, "main")
-            signature.extend([*entry_signature(f), *entry_placements(f)])
+            entry_facts = (*entry_signature(f), *entry_placements(f))
         if name == "device":
             gpu_kernels.update(_kernel_ptx(m))
         if name == "bufferize":
@@ -535,7 +540,8 @@ def _lower_to_llvm_ir(
     times["translate"] = time.perf_counter() - t1 + ahead.translate_s
     if ahead.translate_s:
         times["llvm"] -= ahead.translate_s
-    inputs, outputs, input_placements, output_placements = signature
+    assert entry_facts is not None  # set when the input phase ended
+    inputs, outputs, input_placements, output_placements = entry_facts
     lowered = LoweredModule(
         llvm_ir,
         inputs,
