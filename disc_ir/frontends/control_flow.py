@@ -1,4 +1,4 @@
-"""Control flow the compile driver removes before the pipeline: static loops and conditionals.
+"""Static loops and conditionals as straight-line code (pass `disc-lower-static-control-flow`).
 
 The pipeline has no lowering for `mhlo.while`, `mhlo.if` or `mhlo.case`.
 `lower_static_control_flow(module)` rewrites the forms whose behaviour is

@@ -1,4 +1,4 @@
-"""Run-time checks the compile driver adds where an input could make the code read out of bounds.
+"""Run-time checks where an input could make the code read out of bounds (input-phase passes).
 
 `mhlo.real_dynamic_slice(%x, %start, %limit, %strides)` takes its bounds as
 tensors: MHLO leaves an out-of-range slice undefined, and the generated code
@@ -577,7 +577,7 @@ def insert_extent_checks(module: ModuleOp) -> int:
 
 def insert_shape_checks(module: ModuleOp) -> int:
     """`insert_broadcast_checks` and `insert_extent_checks` in one walk, with
-    one shape analysis and one liveness per function (the compile driver's)."""
+    one shape analysis and one liveness per function (`disc-insert-runtime-shape-checks`)."""
     return _insert_checks(module, (_broadcast_checker, _extent_checker))
 
 

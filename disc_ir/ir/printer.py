@@ -227,6 +227,14 @@ def print_module(op: Operation, stream, *, generic: bool = False) -> None:
     stream.write("\n")
 
 
+def module_text(op: Operation, *, generic: bool = False) -> str:
+    """`op` (usually a module) as MLIR text, with a newline: what disc-opt prints
+    and `disc_ir.api.print_module` / `Executable.mlir_after` return."""
+    buf = io.StringIO()
+    print_module(op, buf, generic=generic)
+    return buf.getvalue()
+
+
 def _is_empty_parallel_terminator(op: Operation) -> bool:
     """An operand-less `scf.reduce` ending an `scf.parallel` body."""
     parent = op.parent_op()

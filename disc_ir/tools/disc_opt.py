@@ -40,7 +40,7 @@ from disc_ir.ir.pass_pipeline import (
     parse_pass_pipeline,
     pass_spec_text,
 )
-from disc_ir.ir.printer import MlirPrinter
+from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import first_verify_failure
 from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
 
@@ -224,11 +224,7 @@ def load_pass_plugin(path: str) -> None:
 
 
 def _print(module: ModuleOp, generic: bool) -> str:
-    buf = io.StringIO()
-    printer = MlirPrinter(stream=buf, print_generic_format=generic)
-    printer.print_op(module)
-    buf.write("\n")
-    return buf.getvalue()
+    return module_text(module, generic=generic)
 
 
 def _pass_class_name(p: ModulePass) -> str:
@@ -250,6 +246,9 @@ def run_passes(
     err: io.TextIOBase,
 ) -> None:
     """Run `passes` on `module`, verifying after each one when asked."""
+    from disc_ir.codegen.shared_lowering import SharingFailed
+    from disc_ir.ir.diagnostics import RejectedInput
+
     for index, p in enumerate(passes):
         header = f"{_pass_class_name(p)} ({pass_spec_text(p)})"
         if opts.print_before_all:
@@ -259,6 +258,10 @@ def run_passes(
         start = time.perf_counter()
         try:
             p.apply(ctx, module)
+        except SharingFailed:
+            raise  # `run` runs the passes again without sharing
+        except RejectedInput as exc:
+            raise InputRejected(str(exc)) from None
         except (DiagnosticException, VerifyException) as exc:
             raise PassFailed(p.name, str(exc)) from None
         if index < len(timings):
@@ -273,6 +276,11 @@ def run_passes(
         ):
             err.write(f"// -----// IR Dump After {header} //----- //\n")
             err.write(_print(module, opts.generic))
+
+
+class InputRejected(Exception):
+    """A pass found something the pipeline does not compile (`RejectedInput`):
+    reported as its message alone, as `disc_ir.compile` reports it."""
 
 
 class PassFailed(Exception):
@@ -371,25 +379,35 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
         stderr.write(f"disc-opt: error: cannot read '{path}': {exc.strerror}\n")
         return 1
     filename = "<stdin>" if path == "-" else path
+    from disc_ir.pipeline import with_sharing_fallback, without_shared_lowering
+
     outputs: list[str] = []
     failed = False
     timings = [PassTiming(f"{_pass_class_name(p)} ({p.name})") for p in opts.passes]
     total_start = time.perf_counter()
     for chunk, line_offset in _chunks(text, opts.split_input_file):
-        ctx = make_context(opts.allow_unregistered)
-        try:
+
+        def attempt(share: bool, chunk: str = chunk, line_offset: int = line_offset) -> str:
+            # sharing off: the run again from the parsed input (`with_sharing_fallback`)
+            passes = opts.passes if share else without_shared_lowering(opts.passes)
+            kept = {id(p) for p in passes}
+            times = [t for p, t in zip(opts.passes, timings, strict=True) if id(p) in kept]
+            ctx = make_context(opts.allow_unregistered)
             module = parse_module(ctx, chunk, filename, line_offset)
             failure = first_verify_failure(module)
             if failure is not None:
                 raise Diagnostic(
                     filename, *_op_location(module, failure[2]), f"'{failure[0]}' op {failure[1]}"
                 )
-            run_passes(ctx, module, opts.passes, opts, timings, stderr)
-            outputs.append(_print(module, opts.generic))
+            run_passes(ctx, module, passes, opts, times, stderr)
+            return _print(module, opts.generic)
+
+        try:
+            outputs.append(with_sharing_fallback(attempt))
         except Diagnostic as diag:
             stderr.write(f"{diag}\n")
             failed = True
-        except (VerifyAfterPass, PassFailed) as exc:
+        except (VerifyAfterPass, PassFailed, InputRejected) as exc:
             stderr.write(f"{filename}: error: {exc}\n")
             failed = True
         except (VerifyException, DiagnosticException) as exc:
