@@ -748,7 +748,7 @@ class StitchCpuFusionStrategy(FusionStrategy):
         key = (self, shape_analysis)
         found = pattern.checks.get(key)
         if isinstance(found, tuple):
-            return found  # type: ignore[return-value]
+            return found
         analysis = StitchCpuAnalysis(pattern, shape_analysis)
         result = (analysis, analysis.fusibility_analysis())
         pattern.checks[key] = result

@@ -427,8 +427,8 @@ class StitchGpuFusionStrategy(FusionStrategy):
         dnums = inherent_attr(op, "dimension_numbers")
         if dnums is None or not hasattr(dnums, "field"):
             return None
-        offset_dims = tuple(dnums.field("offset_dims"))  # type: ignore[union-attr]
-        collapsed = tuple(dnums.field("collapsed_slice_dims"))  # type: ignore[union-attr]
+        offset_dims = tuple(dnums.field("offset_dims"))
+        collapsed = tuple(dnums.field("collapsed_slice_dims"))
         out_rank = _rank(out)
         dim_eq: list[tuple[Sequence[int], Sequence[int]]] = [
             ((i,), (d,)) for i, d in enumerate(offset_dims)

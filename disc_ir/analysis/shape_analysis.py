@@ -622,7 +622,7 @@ class ShapeAnalysis:
             if key[0] == "const":
                 self._uf.const[i] = key[1]  # type: ignore[assignment]
             elif key[0] == "sym" and key[1] in self._static_syms:
-                self._uf.union(i, self._node(("const", self._static_syms[key[1]])))  # type: ignore[index]
+                self._uf.union(i, self._node(("const", self._static_syms[key[1]])))
         return i
 
     def _find(self, key: Node) -> int | None:
@@ -1171,7 +1171,7 @@ def _lmhlo_outputs(op: Operation) -> list[SSAValue]:
         if isinstance(got, SSAValue):
             return [got]
         if isinstance(got, Sequence) and got and all(isinstance(g, SSAValue) for g in got):
-            return list(got)  # type: ignore[arg-type]
+            return list(got)
     return [op.operands[-1]]
 
 

@@ -578,10 +578,10 @@ def _gather(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
     result = op.operands[-1]
     dnums = _attr(op, "dimension_numbers")
     assert dnums is not None and hasattr(dnums, "field"), "gather without dimension_numbers"
-    collapsed = tuple(dnums.field("collapsed_slice_dims"))  # type: ignore[union-attr]
-    offset_dims = tuple(dnums.field("offset_dims"))  # type: ignore[union-attr]
-    start_index_map = tuple(dnums.field("start_index_map"))  # type: ignore[union-attr]
-    index_vector_dim = int(dnums.field("index_vector_dim"))  # type: ignore[union-attr,arg-type]
+    collapsed = tuple(dnums.field("collapsed_slice_dims"))
+    offset_dims = tuple(dnums.field("offset_dims"))
+    start_index_map = tuple(dnums.field("start_index_map"))
+    index_vector_dim = int(dnums.field("index_vector_dim"))  # type: ignore[]
     operand_rank = rank_of(operand)
     si_rank = rank_of(start_indices)
 

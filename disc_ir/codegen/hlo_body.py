@@ -76,7 +76,7 @@ def _splat(attr: Attribute | None) -> float | int | None:
     values = attr.get_values()
     if not values or len(set(values)) != 1:
         return None
-    return values[0]  # type: ignore[return-value]
+    return values[0]
 
 
 def _constant(b: OpBuilder, value: float | int, elem: Attribute) -> SSAValue:

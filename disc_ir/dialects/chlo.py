@@ -420,5 +420,5 @@ CHLO_OPS: list[type[IRDLOperation]] = [
     ConstantLikeOp,
 ]
 
-CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])
+CHLO = Dialect("chlo", [*CHLO_OPS], [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])
 """The chlo dialect."""

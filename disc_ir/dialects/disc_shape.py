@@ -19,6 +19,7 @@ Attributes are kept in the attribute dictionary (as BladeDISC printed them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -220,7 +221,7 @@ class SymbolicDimOp(IRDLOperation):
 
     def get_dim_size(self) -> int:
         """The dimension size, DYNAMIC_SIZE if unknown."""
-        return self.value.value.data if self.value is not None else DYNAMIC_SIZE
+        return cast(IntegerAttr, self.value).value.data if self.value is not None else DYNAMIC_SIZE
 
     def is_dynamic(self) -> bool:
         """Whether the size is unknown at compile time."""

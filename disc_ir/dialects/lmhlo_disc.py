@@ -24,10 +24,12 @@ none for the buffer form, apply the checks of the `mhlo_disc` tensor form.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
     DictionaryAttr,
+    IntegerAttr,
     StringAttr,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -321,7 +323,7 @@ class ConcatenateOp(IRDLOperation):
 
     def verify_(self) -> None:
         r = rank(self.output.type)
-        d = self.dimension.value.data
+        d = cast(IntegerAttr, self.dimension).value.data
         if r is not None and not 0 <= d < r:
             raise VerifyException(f"dimension {d} is out of range [0, {r})")
         for v in self.val:

@@ -514,7 +514,7 @@ class QuantizedDotGeneralOp(QuantizedComputeBase):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        verify_quantized_compute(self, *self.operands, self.result)
+        verify_quantized_compute(self, *self.operands, self.result)  # type: ignore[call-arg]  # the op defines exactly the eight operands it takes
         verify_dot_dimension_numbers(
             self.dot_dimension_numbers, rank(self.input.type), rank(self.weight.type)
         )
@@ -586,7 +586,7 @@ class QuantizedDynamicConvOp(QuantizedConvBase):
 
     def verify_(self) -> None:
         o = self.operands
-        verify_quantized_compute(self, o[0], o[1], *o[3:], self.result)
+        verify_quantized_compute(self, o[0], o[1], *o[3:], self.result)  # type: ignore[call-arg]  # the op defines exactly the six operands after o[2]
         verify_conv_attributes(self, rank(self.input.type))
 
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -129,7 +129,7 @@ def _clone_attr(cls: type[Attribute], name: str) -> type[Attribute]:
     ns |= {"name": name, "__module__": cls.__module__, "__doc__": f"`#{name}` (as `#{cls.name}`)."}
     bases = getattr(cls, "__orig_bases__", cls.__bases__)
     new = types.new_class(cls.__name__, tuple(bases), exec_body=lambda body: body.update(ns))
-    return irdl_attr_definition(new)  # type: ignore[arg-type]
+    return irdl_attr_definition(new)
 
 
 def _enum(cls: type[Attribute]) -> type[Attribute]:
@@ -303,7 +303,7 @@ class KeywordSyntax(IRDLOperation):
     SAME_TYPE: ClassVar[bool] = False
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operands: list[UnresolvedOperand] = []
         attrs: dict[str, Attribute] = {}
@@ -334,6 +334,8 @@ class KeywordSyntax(IRDLOperation):
                 attrs[name] = _dims(_parse_int_list(parser))
         attrs |= parse_op_attrs(parser)
         parser.parse_punctuation(":")
+        ins: list[Attribute]
+        outs: list[Attribute]
         if cls.RESULT_TYPE_ONLY:
             ins, outs = [], [parser.parse_type()]
         elif cls.SAME_TYPE and parser._current_token.text != "(":  # noqa: SLF001
@@ -374,8 +376,8 @@ class CompareSyntax(IRDLOperation):
     """`stablehlo.compare GE, %a, %b, SIGNED : (..) -> ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser))
+    def parse(cls, parser: Parser) -> Self:
+        return cast(Self, _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser)))  # mhlo's parser builds `cls`
 
     def print(self, printer: Printer) -> None:
         direction = self.attributes["comparison_direction"]
@@ -393,7 +395,7 @@ class SliceSyntax(IRDLOperation):
     """`stablehlo.slice %x [0:4, 1:6:2] : (..) -> ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operand = parser.parse_unresolved_operand()
         starts: list[int] = []
@@ -407,7 +409,7 @@ class SliceSyntax(IRDLOperation):
             strides.append(parser.parse_integer() if parser.parse_optional_punctuation(":") else 1)
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
-        attrs = {
+        attrs: dict[str, Attribute] = {
             "start_indices": _dims(starts),
             "limit_indices": _dims(limits),
             "strides": _dims(strides),
@@ -457,7 +459,7 @@ class DotGeneralSyntax(IRDLOperation):
     contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
@@ -498,7 +500,7 @@ class DotGeneralSyntax(IRDLOperation):
         printer.print_string(f", contracting_dims = {_list_text(lc)} x {_list_text(rc)}")
         precision = self.attributes.get("precision_config")
         if isinstance(precision, ArrayAttr) and precision.data:
-            names = ", ".join(p.data.value for p in precision.data)  # type: ignore[attr-defined]
+            names = ", ".join(p.data.value for p in precision.data)
             printer.print_string(f", precision = [{names}]")
         if "algorithm" in self.attributes:
             printer.print_string(", algorithm = ")
@@ -513,7 +515,7 @@ class ReduceSyntax(IRDLOperation):
     = [1] : ..` or the region form with `reducer(%a: T, %b: T) {..}`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operands, inits = common.parse_reduce_operands(parser)
         inner_name: str | None = None
@@ -591,8 +593,8 @@ class BorrowedSyntax(IRDLOperation):
     TWIN: ClassVar[type[IRDLOperation]]
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _retag(_MHLO_PARSE[cls.TWIN](cls, parser))
+    def parse(cls, parser: Parser) -> Self:
+        return cast(Self, _retag(_MHLO_PARSE[cls.TWIN](cls, parser)))  # mhlo's parser builds `cls`
 
     def print(self, printer: Printer) -> None:
         _MHLO_PRINT[self.TWIN](self, printer)
@@ -661,8 +663,8 @@ def twin_of(
     new = type(cls.__name__, bases, ns)
     for key, value in get_accessors_from_op_def(new_def, _custom_verify(cls)).items():
         setattr(new, key, value)
-    new.get_irdl_definition = classmethod(lambda c: new_def)  # type: ignore[method-assign]
-    return new  # type: ignore[return-value]
+    new.get_irdl_definition = classmethod(lambda c: new_def)  # type: ignore[attr-defined]  # `new` is an IRDLOperation subclass made by type()
+    return new
 
 
 def _keywords(
@@ -772,7 +774,7 @@ class CompositeOp(IRDLOperation):
         name = parser.parse_str_literal()
         operands = parse_unresolved_list(parser)
         extra = {"name": StringAttr(name)}
-        return common.parse_functional_tail(cls, parser, operands, pos, extra)  # type: ignore[return-value]
+        return common.parse_functional_tail(cls, parser, operands, pos, extra)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -826,7 +828,7 @@ class OptimizationBarrierOp(IRDLOperation):
 
 STABLEHLO_OPS: list[type[IRDLOperation]] = [*TWIN_OPS, CompositeOp, OptimizationBarrierOp]
 
-STABLEHLO = Dialect("stablehlo", STABLEHLO_OPS, STABLEHLO_ATTRIBUTES)
+STABLEHLO = Dialect("stablehlo", [*STABLEHLO_OPS], STABLEHLO_ATTRIBUTES)
 """The stablehlo dialect."""
 
 __all__ = [

@@ -63,11 +63,11 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
     bit pattern (MLIR's `dense<0xFF800000> : tensor<f32>` is -inf)."""
 
     def to_float(self, parser, type=None):  # noqa: ANN001
-        return float(self.value)  # type: ignore[arg-type]
+        return float(self.value)
 
     def to_type(self, parser, type):  # noqa: ANN001
         if isinstance(type, AnyFloat):
-            bits = int(self.value)  # type: ignore[arg-type]
+            bits = int(self.value)
             if isinstance(type, BFloat16Type):
                 return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
             fmt = _FLOAT_BITS.get(builtin_type := type.__class__)
@@ -300,7 +300,7 @@ class DiscParser(Parser):
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.args:
-                        arg.location = resolve(arg.location)  # type: ignore[assignment]
+                        arg.location = resolve(arg.location)
 
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
         text = self._current_token.text

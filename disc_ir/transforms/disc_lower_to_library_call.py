@@ -308,7 +308,7 @@ def conv_metadata_fields(op: Operation, rank: int) -> list[int]:
         values = list(ints(inherent_attr(op, name)))
         fields += values if values else [1] * spatial
     fields.append(int(is_constant_memref(op.operands[1])))
-    return [int(f) for f in fields]  # type: ignore[arg-type]
+    return [int(f) for f in fields]
 
 
 class ConvToDispatch(RewritePattern):
@@ -728,7 +728,7 @@ def _emit_attr(attr: Attribute, out: bytearray) -> bool:
             _emit_string(b"intArray", out)
             out += struct.pack("<q", len(items))
             for v in items:
-                out += struct.pack("<q", v.value.data)  # type: ignore[union-attr]
+                out += struct.pack("<q", v.value.data)
             return True
         _emit_string(b"array", out)
         out += struct.pack("<q", len(items))

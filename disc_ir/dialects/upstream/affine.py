@@ -57,7 +57,7 @@ def parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue
             f"expected {amap.data.num_symbols} symbol operands, got {len(syms)}",
             at_position=pos,
         )
-    return amap, dims + syms
+    return amap, [*dims, *syms]
 
 
 def print_map_and_operands(
@@ -84,7 +84,7 @@ class _MapSyntax:
     def parse(cls, parser: Parser) -> Self:
         amap, operands = parse_map_and_operands(parser)
         op = cls(operands, amap)  # type: ignore[call-arg]
-        op.attributes |= parser.parse_optional_attr_dict()
+        op.attributes |= parser.parse_optional_attr_dict()  # type: ignore[attr-defined]  # a mixin: `cls` is the op class it is mixed into
         return op
 
     def print(self, printer: Printer) -> None:

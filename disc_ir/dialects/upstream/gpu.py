@@ -345,13 +345,13 @@ class _TerminatorSyntax:
         operands = parser.parse_optional_undelimited_comma_separated_list(
             parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
         )
-        values: list[SSAValue] = []
+        values: Sequence[SSAValue] = []
         if operands:
             parser.parse_punctuation(":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             values = parser.resolve_operands(operands, types, parser.pos)
         op = cls(values)  # type: ignore[call-arg]
-        op.attributes |= attrs
+        op.attributes |= attrs  # type: ignore[attr-defined]  # a mixin: `cls` is the op class it is mixed into
         return op
 
     def print(self, printer: Printer) -> None:
@@ -459,9 +459,9 @@ class LaunchFuncOp(xgpu.LaunchFuncOp):
             printer.print_list(
                 self.kernelOperands,
                 lambda v: (
-                    printer.print_operand(v),
-                    printer.print_string(" : "),
-                    printer.print_attribute(v.type),
+                    printer.print_operand(v),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_string(" : "),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_attribute(v.type),  # type: ignore[func-returns-value]  # the lambda only prints
                 ),
             )
             printer.print_string(")")
@@ -543,9 +543,9 @@ class LaunchOp(xgpu.LaunchOp):
             printer.print_list(
                 list(zip(size_args, sizes, strict=True)),
                 lambda p: (
-                    printer.print_operand(p[0]),
-                    printer.print_string(" = "),
-                    printer.print_operand(p[1]),
+                    printer.print_operand(p[0]),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_string(" = "),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_operand(p[1]),  # type: ignore[func-returns-value]  # the lambda only prints
                 ),
             )
             printer.print_string(")")

@@ -60,6 +60,7 @@ from xdsl.irdl import (
     IRDLOperation,
     RangeOf,
     VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -163,7 +164,7 @@ class IntToPtrOp(IRDLOperation):
     assembly_format = "$input attr-dict `:` type($input) `to` type($output)"
 
     input = operand_def(IntegerType)
-    output = result_def(xllvm.LLVMPointerType | LLVMTypedPointerType)
+    output = result_def(base(xllvm.LLVMPointerType) | base(LLVMTypedPointerType))
 
     traits = traits_def(NoMemoryEffect())
 

@@ -232,10 +232,10 @@ _BINARY: dict[str, BinFn] = {
     "mhlo.divide": _div,
     "mhlo.remainder": _rem,
     "mhlo.maximum": lambda a, b, et: (
-        _float_max(a, b) if isinstance(a, float) else max(a, b)  # type: ignore[arg-type]
+        _float_max(a, b) if isinstance(a, float) else max(a, b)
     ),
     "mhlo.minimum": lambda a, b, et: (
-        _float_min(a, b) if isinstance(a, float) else min(a, b)  # type: ignore[arg-type]
+        _float_min(a, b) if isinstance(a, float) else min(a, b)
     ),
     "mhlo.and": _int_only(lambda a, b: a & b),
     "mhlo.or": _int_only(lambda a, b: a | b),
@@ -372,7 +372,7 @@ def fold_unary(op: Operation, consts: Consts) -> FoldResult | None:
 
 def _compare(direction: str, unordered_ne: bool) -> Callable[[Scalar, Scalar], bool]:
     def cmp(a: Scalar, b: Scalar) -> bool:
-        if isinstance(a, float) and (math.isnan(a) or math.isnan(b)):  # type: ignore[arg-type]
+        if isinstance(a, float) and (math.isnan(a) or math.isnan(b)):
             return direction == "NE" and unordered_ne
         return {
             "EQ": a == b,

@@ -208,7 +208,7 @@ def fold_from_elements(op: Operation, consts: Consts) -> FoldResult | None:
         else:
             return None
     try:
-        return (DenseIntOrFPElementsAttr.from_list(result_type, values),)  # type: ignore[arg-type]
+        return (DenseIntOrFPElementsAttr.from_list(result_type, values),)
     except Exception:  # noqa: BLE001 - an element type xDSL cannot store densely: no fold
         return None
 

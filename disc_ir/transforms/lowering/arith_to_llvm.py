@@ -214,7 +214,7 @@ def _icmp(em: Emitter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
 def _splat(em: Emitter, value: int, like: SSAValue) -> SSAValue:
     t = like.type
     if isinstance(t, VectorType):
-        attr = DenseIntOrFPElementsAttr.from_list(t, [value] * t.element_count())  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, [value] * t.element_count())
         return em.value(llvm.ConstantOp(attr, t))
     return em.const(value, t)
 

@@ -254,7 +254,7 @@ def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
     elif isinstance(t, Float16Type | BFloat16Type) or (
         isinstance(t, IntegerType) and t.width.data < 32
     ):
-        bits = 16 if isinstance(t, Float16Type | BFloat16Type) else t.width.data  # type: ignore[union-attr]
+        bits = 16 if isinstance(t, Float16Type | BFloat16Type) else t.width.data
         as_int = (
             value
             if isinstance(t, IntegerType)

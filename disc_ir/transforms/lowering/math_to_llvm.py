@@ -91,7 +91,7 @@ def _intrinsic(base: str, extra_false_flag: bool = False, mangle_second: bool = 
 def _one_like(em: Emitter, x: SSAValue) -> SSAValue:
     t = x.type
     if isinstance(t, VectorType):
-        attr = DenseIntOrFPElementsAttr.from_list(t, [1.0] * t.element_count())  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, [1.0] * t.element_count())
         return em.value(llvm.ConstantOp(attr, t))
     return em.const(1.0, t)
 
