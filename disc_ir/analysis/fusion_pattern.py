@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -36,6 +37,9 @@ from xdsl.ir import Operation, SSAValue
 from disc_ir.analysis.buffer_alias import is_lmhlo_op, lmhlo_num_outputs
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
+
+if TYPE_CHECKING:
+    from disc_ir.analysis.shape_analysis import ShapeAnalysis
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
 FUSION_NAME_ATTR = "disc.fusion.name"
@@ -462,7 +466,7 @@ class FusionPattern:
         self._calculate_operands_and_results()
 
     @classmethod
-    def from_fusion_op(cls, fusion: Operation, shape_analysis: object) -> FusionPattern:
+    def from_fusion_op(cls, fusion: Operation, shape_analysis: ShapeAnalysis) -> FusionPattern:
         """The pattern of an existing `lmhlo.fusion`, re-initialised by the
         strategy its `disc.fusion_type` / `disc.device` name (kNone without them)."""
         from disc_ir.analysis.fusion_strategies import get_fusion_strategy

@@ -289,8 +289,8 @@ class StitchGpuFusionStrategy(FusionStrategy):
         irregular: set[Operation] = set()
         sub_root_set = set(sub_roots)
         for res in pattern.results:
-            op = pattern.find_last_writer(res)
-            if op is None or op in sub_root_set:
+            writer = pattern.find_last_writer(res)
+            if writer is None or writer in sub_root_set:
                 continue
             rank = _rank(res)
             lead = next(
@@ -302,7 +302,7 @@ class StitchGpuFusionStrategy(FusionStrategy):
                 None,
             )
             if lead is None:
-                irregular.add(op)
+                irregular.add(writer)
                 continue
             plan[res] = frozenset(range(lead, rank))
         for v in pattern.external_only_results:

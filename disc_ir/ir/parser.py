@@ -14,11 +14,13 @@ import struct
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ArrayAttr,
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
@@ -118,7 +120,7 @@ _TYPE_MEMO_LIMIT = 1 << 14
 @functools.cache
 def _dense_literal_type_constraint() -> AttrConstraint:
     """What xDSL's parser requires of a dense literal's type (built once)."""
-    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])  # type: ignore[misc]  # xDSL's own constraint; mypy cannot apply a generic type alias at run time
 
 
 class DiscParser(Parser):
@@ -291,7 +293,7 @@ class DiscParser(Parser):
             elif isinstance(loc, CallSiteLoc):
                 out = CallSiteLoc(resolve(loc.callee, depth + 1), resolve(loc.caller, depth + 1))
             elif isinstance(loc, FusedLoc):
-                out = FusedLoc([resolve(x, depth + 1) for x in loc.locations.data], loc.metadata)
+                out = FusedLoc([resolve(x, depth + 1) for x in cast(ArrayAttr, loc.locations).data], loc.metadata)  # type: ignore[arg-type]  # FusedLoc's converter takes the list
             cache[loc] = out
             return out
 
@@ -342,9 +344,9 @@ class DiscParser(Parser):
             self.raise_error(
                 "Expected memref, vector or tensor type of integer, index, float, or complex type"
             )
-        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):
+        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):  # type: ignore[attr-defined]  # the constraint check above makes `type` shaped
             self.raise_error("Dense literal attribute should have a static shape.")
-        return type
+        return type  # type: ignore[return-value]  # the constraint check above makes `type` a ranked structure
 
     def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
         op = super()._parse_generic_operation(op_type)

@@ -81,7 +81,7 @@ def is_pure_class(op: Operation) -> bool:
         if isinstance(op, UnregisteredOp):
             pure = False
         else:
-            effects = op.get_traits_of_type(MemoryEffect)
+            effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
             pure = bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
         _PURE[cls] = pure
     return pure
@@ -113,7 +113,7 @@ def _class_effects(op: Operation) -> Effects | tuple[tuple[MemoryEffect, bool], 
     found = _CLASS_EFFECTS.get(cls, _UNSET)
     if found is not _UNSET:
         return found  # type: ignore[return-value]
-    traits = op.get_traits_of_type(MemoryEffect)
+    traits = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
     result: Effects | tuple[tuple[MemoryEffect, bool], ...] | None
     if not traits:
         result = None
