@@ -466,7 +466,7 @@ class FusionPattern:
         self._calculate_operands_and_results()
 
     @classmethod
-    def from_fusion_op(cls, fusion: Operation, shape_analysis: ShapeAnalysis) -> FusionPattern:
+    def from_fusion_op(cls, fusion: Operation, shape_analysis: ShapeAnalysis | None) -> FusionPattern:
         """The pattern of an existing `lmhlo.fusion`, re-initialised by the
         strategy its `disc.fusion_type` / `disc.device` name (kNone without them)."""
         from disc_ir.analysis.fusion_strategies import get_fusion_strategy
@@ -484,7 +484,7 @@ class FusionPattern:
             FusionType.SPARSE_REDUCTION: "sparse_base",
         }.get(ftype, "base")
         strategy = get_fusion_strategy(device.data, strategy_name)
-        if strategy is None or not strategy.init_fusion_pattern(shape_analysis, pattern):
+        if strategy is None or not strategy.init_fusion_pattern(shape_analysis, pattern):  # type: ignore[arg-type]  # the loop lowering builds the analysis before any fusion
             # Keep what the attribute says even if this strategy is not
             # implemented here (kDot, kTransform, the sparse ones), or refuses
             # a pattern another planning formed.

@@ -281,8 +281,7 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         rewriter.replace_op(op, [], [value])
         return True
     if name == "chlo.constant":
-        value = op.attributes["value"]
-        c = b.op("mhlo.constant", [], op.results[0].type, {"value": value})
+        c = b.op("mhlo.constant", [], op.results[0].type, {"value": op.attributes["value"]})
         rewriter.replace_op(op, [], [c])
         return True
     if name == "chlo.constant_like":

@@ -67,7 +67,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -128,7 +127,7 @@ def _const(rewriter: PatternRewriter, op: Operation, value: int, type_: Attribut
     if type_ == i1:
         c = builders.constant(IntegerAttr(1 if value else 0, i1))
     else:
-        c = builders.constant(IntegerAttr(value, type_))
+        c = builders.constant(IntegerAttr(value, type_))  # type: ignore[call-overload]  # callers pass an integer or index type
     rewriter.insert(c, InsertPoint.before(op))
     return c.result
 
@@ -295,14 +294,14 @@ def conv_metadata_fields(op: Operation, rank: int) -> list[int]:
         raise DiagnosticException(f"'{op.name}' op: missing dimension_numbers")
     spatial = rank - 2
     fields: list[int] = []
-    fields += [dn.field("input_batch_dimension"), dn.field("input_feature_dimension")]
+    fields += [dn.field("input_batch_dimension"), dn.field("input_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
     fields += list(dn.field("input_spatial_dimensions"))  # type: ignore[arg-type]
     fields += [
-        dn.field("kernel_input_feature_dimension"),
-        dn.field("kernel_output_feature_dimension"),
+        dn.field("kernel_input_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
+        dn.field("kernel_output_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
     ]
     fields += list(dn.field("kernel_spatial_dimensions"))  # type: ignore[arg-type]
-    fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]
+    fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
     fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]
     for name in ("window_strides", "rhs_dilation"):
         values = list(ints(inherent_attr(op, name)))
@@ -733,10 +732,6 @@ def _emit_attr(attr: Attribute, out: bytearray) -> bool:
         _emit_string(b"array", out)
         out += struct.pack("<q", len(items))
         return all(_emit_attr(v, out) for v in items)
-    if isinstance(attr, BoolAttr):
-        _emit_string(b"bool", out)
-        out += struct.pack("<?", bool(attr.value.data))
-        return True
     return False
 
 

@@ -191,7 +191,7 @@ def expand_host_memref(
 
 def _host_memref_positions(module: builtin.ModuleOp, launch: LaunchFuncOp) -> list[int]:
     func = kernel_func(module, launch)
-    args = func.body.blocks[0].args if func.body.blocks else ()
+    args = func.body.blocks[0].args if func.body.blocks else ()  # type: ignore[attr-defined]  # kernel_func() returns the gpu.func
     positions = []
     for i, _operand in enumerate(launch.kernelOperands):
         if i < len(args) and isinstance(args[i].type, MemRefType) and not is_gpu_memref(args[i]):

@@ -99,7 +99,7 @@ def _with_positions(
     component_type = TensorType(elem, component)
     parts = [indices]
     for dim in batching:
-        attrs = {"iota_dimension": IntegerAttr(dim, i64)}
+        attrs: dict[str, Attribute] = {"iota_dimension": IntegerAttr(dim, i64)}
         if DYNAMIC_INDEX in component:
             dims = b.dims_i64(indices, {index_vector_dim: 1})
             parts.append(b.op("mhlo.dynamic_iota", [dims], component_type, attrs))

@@ -215,7 +215,7 @@ def lower_row_reduction_warp_wise(
             dominant,
         )
     kb.create(scf.YieldOp(*yields))
-    sums = list(for_k.results)
+    sums: list[SSAValue] = list(for_k.results)
     for root in row_roots:
         shuffle_element_type(reduce_element_type(root))  # rejects unsupported types
     sums = _interleaved_warp_reduce(tb, row_roots, sums, vector_size, WARP_SIZE)
@@ -312,7 +312,7 @@ def lower_row_reduction_block_wise(
     jb.create(scf.YieldOp(*yields))
 
     # Round one: reduce within each warp, lane 0 writes the warp's partial sum.
-    results = list(for_j.results)
+    results: list[SSAValue] = list(for_j.results)
     for idx, root in enumerate(row_roots):
         values = [results[i * n_roots + idx] for i in range(vector_size)]
         values = warp_all_reduce(pb, values, elemental.accumulator(root), WARP_SIZE)
@@ -335,7 +335,7 @@ def lower_row_reduction_block_wise(
             loaded[i * n_roots + idx] = truncate_from_shuffle_type(tb, value, elem_types[idx])
     tb.create(scf.YieldOp(*loaded))
     eb.create(scf.YieldOp(*[inits[k % n_roots] for k in range(n_roots * vector_size)]))
-    partial = list(if_op.results)
+    partial: list[SSAValue] = list(if_op.results)
     for idx, root in enumerate(row_roots):
         values = [partial[i * n_roots + idx] for i in range(vector_size)]
         values = warp_all_reduce(pb, values, elemental.accumulator(root), num_warps)

@@ -71,7 +71,7 @@ def _constant_kind(op: Operation) -> HasFolder | bool | None:
     except KeyError:
         kind: HasFolder | bool | None = None
         if has_trait(op, ConstantLike, value_if_unregistered=False):
-            folder = get_trait(op, HasFolder)
+            folder = get_trait(op, HasFolder)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
             kind = folder if folder is not None else True
         _CONSTANT_KIND[cls] = kind
         return kind
@@ -123,7 +123,7 @@ def may_fold(op: Operation) -> bool:
         found = (
             op.name in _FOLDERS
             or op.name in _IN_PLACE_FOLDERS
-            or get_trait(op, HasFolder) is not None
+            or get_trait(op, HasFolder) is not None  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
         )
         _HAS_FOLDER[cls] = found
         return found
@@ -157,7 +157,7 @@ def fold_with_constants(
         result = folder(op, consts)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             return list(result)
-    elif (trait := get_trait(op, HasFolder)) is not None:
+    elif (trait := get_trait(op, HasFolder)) is not None:  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
         result = trait.fold(op)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             if all(
@@ -215,7 +215,7 @@ def materialize_constant(
             except Exception:  # noqa: BLE001 - a dialect failing to load: no materializer
                 dialect = None
             if dialect is not None:
-                interface = dialect.get_interface(ConstantMaterializationInterface)
+                interface = dialect.get_interface(ConstantMaterializationInterface)  # type: ignore[type-abstract]  # xDSL looks interfaces up by their abstract base
                 if interface is not None:
                     return interface.materialize_constant(value, type_)
     if isinstance(value, IntegerAttr | FloatAttr):

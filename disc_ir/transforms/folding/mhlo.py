@@ -117,7 +117,7 @@ def _values(attr: DenseIntOrFPElementsAttr) -> list[Scalar]:
     et = attr.get_element_type()
     raw = list(attr.get_values())
     if _is_int_elem(et):
-        return [_int_view(int(v), et) for v in raw]  # type: ignore[arg-type]
+        return [_int_view(int(v), et) for v in raw]  # type: ignore[call-overload]  # integer element type: the values are ints
     return [float(v) for v in raw]  # type: ignore[arg-type]
 
 
@@ -131,7 +131,7 @@ def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
         if raw == raw[:size] * count:
             et = attr.get_element_type()
             first = next(iter(attr.iter_values()))
-            return _int_view(int(first), et) if _is_int_elem(et) else float(first)  # type: ignore[arg-type]
+            return _int_view(int(first), et) if _is_int_elem(et) else float(first)  # type: ignore[arg-type, call-overload]  # an int for integer element types, else a float
     values = _values(attr)
     if not values:
         return None
@@ -166,7 +166,7 @@ def _make(type_: TensorType, values: Sequence[Scalar]) -> DenseIntOrFPElementsAt
         return None
     plain = TensorType(et, shape)
     try:
-        return DenseIntOrFPElementsAttr.from_list(plain, stored)
+        return DenseIntOrFPElementsAttr.from_list(plain, stored)  # type: ignore[return-value, type-var]  # _is_int_elem / is_supported_float checked `et` above
     except Exception:  # noqa: BLE001 - a value xDSL cannot store: no fold
         return None
 

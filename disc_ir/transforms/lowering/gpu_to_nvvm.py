@@ -179,7 +179,7 @@ def _lower_attributions(
         for d in t.get_shape():
             count *= d
         elem = convert_type(t.get_element_type())
-        array = llvm.LLVMArrayType(count, elem)
+        array = llvm.LLVMArrayType(IntAttr(count), elem)
         if i < num_workgroup:
             name = f"__wg_{func.sym_name.data}_{i}"
             global_op = llvm.GlobalOp(
@@ -336,7 +336,7 @@ def _generic_atomic_rmw(op: Operation, rewriter: PatternRewriter) -> None:
 
     lem = Emitter(rewriter, InsertPoint.at_end(loop))
     new = lem.llvm(new_value)
-    expected = current
+    expected: SSAValue = current
     if as_int != elem:
         expected = lem.value(llvm.BitcastOp(current, as_int))
         new = lem.value(llvm.BitcastOp(new, as_int))

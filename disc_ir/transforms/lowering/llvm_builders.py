@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
@@ -59,7 +61,7 @@ def position_attr(position: tuple[int, ...]) -> DenseArrayBase:
 
 
 @lru_cache(maxsize=1024)
-def _position_tuple(attr: DenseArrayBase) -> tuple[int, ...]:
+def _position_tuple(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
@@ -79,7 +81,7 @@ def constant(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     if isinstance(type_, IntegerType):
         attr: Attribute = int_attr(int(value), type_)
     else:
-        attr = FloatAttr(float(value), type_)  # type: ignore[arg-type]
+        attr = FloatAttr(float(value), cast(AnyFloat, type_))  # not an integer: a float type
     return llvm.ConstantOp.create(properties={"value": attr}, result_types=[type_])
 
 

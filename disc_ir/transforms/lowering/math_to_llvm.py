@@ -42,7 +42,7 @@ Handler = Callable[[Operation, PatternRewriter], None]
 def _unary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         (x,) = llvm_operands(op, rewriter)
-        new = cls(x, fastmath_flags(op))  # type: ignore[call-arg]
+        new = cls(x, fastmath_flags(op))  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -57,7 +57,7 @@ def _fabs(op: Operation, rewriter: PatternRewriter) -> None:
 def _binary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         a, b = llvm_operands(op, rewriter)
-        new = cls(a, b, fastmath_flags(op))  # type: ignore[call-arg]
+        new = cls(a, b, fastmath_flags(op))  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     StringAttr,
@@ -213,7 +214,7 @@ def _dim(op: Operation, rewriter: PatternRewriter) -> None:
         replace_op(op, rewriter, [], [desc.size(em, known)])
         return
     # Dynamic dimension: spill the sizes array and index it.
-    sizes_type = llvm.LLVMArrayType(desc.rank, convert_type(index.type))
+    sizes_type = llvm.LLVMArrayType(IntAttr(desc.rank), convert_type(index.type))
     slot = em.alloca(sizes_type)
     em.emit(llvm.StoreOp(em.extract(desc.value, [3], sizes_type), slot))
     ptr = em.gep(slot, sizes_type, [0, em.llvm(index)])
@@ -437,7 +438,7 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
     for d in t.get_shape():
         count *= d
     elem = convert_type(t.get_element_type())
-    array_type = llvm.LLVMArrayType(count, elem)
+    array_type = llvm.LLVMArrayType(IntAttr(count), elem)
     init = op.properties.get("initial_value")
     value: Attribute | None = None
     if isinstance(init, DenseIntOrFPElementsAttr):
@@ -446,7 +447,7 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
             values = values * count
         from xdsl.dialects.builtin import TensorType
 
-        value = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [count]), values)  # type: ignore[arg-type]
+        value = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [count]), values)  # type: ignore[type-var]  # `elem` is an integer or float type of a global
     visibility = op.properties.get("sym_visibility")
     linkage = (
         "internal"
