@@ -99,7 +99,7 @@ class MemRefDescriptor:
             raise ValueError(f"memref with sizes {self.sizes} and strides {self.strides}")
         words_type = _WORDS[rank] if rank < len(_WORDS) else _U64 * (3 + 2 * rank)
         # ctypes stores integers modulo 2**64: negative fields keep their bits.
-        words_type.from_address(address)[:] = (
+        words_type.from_address(address)[:] = (  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
             self.allocated,
             self.aligned,
             self.offset,
@@ -155,7 +155,7 @@ def numpy_view(desc: MemRefDescriptor, readonly: bool = False) -> np.ndarray:
     array = np.ndarray(
         shape=desc.sizes,
         dtype=dtype,
-        buffer=buffer,
+        buffer=buffer,  # type: ignore[arg-type]  # any buffer-protocol object, as numpy documents
         offset=-lo * itemsize,
         strides=tuple(st * itemsize for st in desc.strides),
     )

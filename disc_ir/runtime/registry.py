@@ -199,7 +199,7 @@ F64 = _ScalarSpec("f64")
 # Scalar slot access
 # ---------------------------------------------------------------------------
 
-_CTYPES: dict[str, type] = {
+_CTYPES: dict[str, type[ctypes._SimpleCData[Any]]] = {
     "i1": ctypes.c_bool,
     "ui8": ctypes.c_uint8,
     "i8": ctypes.c_int8,

@@ -222,11 +222,12 @@ class CublasHandle:
         head = (self.handle, call.transa, call.transb, call.m, call.n, call.k, ctypes.byref(alpha))
         # Each matrix: pointer, data type, leading dimension (and batch stride),
         # in the argument order of cuda_libs' prototypes.
-        mats = [
+        mats: list[tuple[int, ...]] = [
             (call.a, data_type, call.lda, call.stride_a),
             (call.b, data_type, call.ldb, call.stride_b),
             (call.c, data_type, call.ldc, call.stride_c),
         ]
+        tail: tuple[int, ...]
         if call.batch == 1:
             name, mats, tail = "cublasGemmEx", [m[:3] for m in mats], ()
         else:
