@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -247,7 +248,7 @@ def run_passes(
     passes: Sequence[ModulePass],
     opts: Options,
     timings: list[PassTiming],
-    err: io.TextIOBase,
+    err: TextIO,
 ) -> None:
     """Run `passes` on `module`, verifying after each one when asked."""
     for index, p in enumerate(passes):
@@ -301,7 +302,7 @@ def _chunks(text: str, split: bool) -> list[tuple[str, int]]:
     return out
 
 
-def _list_passes(out: io.TextIOBase) -> None:
+def _list_passes(out: TextIO) -> None:
     out.write("Available passes:\n")
     for info in pass_infos():
         out.write(f"  --{info.name}  -  {info.summary}\n")
@@ -338,7 +339,7 @@ def _timing_report(timings: list[PassTiming], total: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> int:
+def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     """disc-opt's main logic; returns the exit code."""
     try:
         opts = parse_args(argv)
@@ -416,7 +417,7 @@ def _op_location(module: ModuleOp, op) -> tuple[int, int]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        code = run(argv, sys.stdout, sys.stderr)  # type: ignore[arg-type]
+        code = run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

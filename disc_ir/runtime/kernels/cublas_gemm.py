@@ -211,9 +211,9 @@ class CublasHandle:
     def __init__(self, stream: int, lib: LibCublas | None = None):
         self.lib = lib if lib is not None else libcublas()
         handle = ctypes.c_void_p()
-        self.lib.check("cublasCreate", self.lib.cublasCreate_v2(ctypes.byref(handle)))  # type: ignore[attr-defined]
+        self.lib.check("cublasCreate", self.lib.cublasCreate_v2(ctypes.byref(handle)))
         self.handle = handle.value
-        self.lib.check("cublasSetStream", self.lib.cublasSetStream_v2(self.handle, stream))  # type: ignore[attr-defined]
+        self.lib.check("cublasSetStream", self.lib.cublasSetStream_v2(self.handle, stream))
 
     def run(self, call: CublasGemmCall) -> None:
         """Enqueues ``call`` on the handle's stream (``C = op(A) op(B)``, beta 0)."""
@@ -265,5 +265,5 @@ class CublasHandle:
 
     def close(self) -> None:
         if self.handle:
-            self.lib.cublasDestroy_v2(self.handle)  # type: ignore[attr-defined]
+            self.lib.cublasDestroy_v2(self.handle)
             self.handle = None
