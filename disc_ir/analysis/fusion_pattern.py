@@ -557,7 +557,7 @@ class FusionPattern:
             found = self.checks[_OPERAND_VALUES_KEY] = {
                 v for op in self.op_list for v in op.operands
             }
-        return found  # type: ignore[return-value]
+        return found  # type: ignore[return-value]  # not the sentinel: the cached value
 
     def result_readers(self) -> list[tuple[SSAValue, list[Operation]]]:
         """(result, its data readers outside the pattern and its fusion family)
@@ -569,7 +569,7 @@ class FusionPattern:
         for each entry of `results` (memoised)."""
         found = self.checks.get(_RESULT_READERS_KEY)
         if found is not None:
-            return found  # type: ignore[return-value]
+            return found  # type: ignore[return-value]  # not the sentinel: the cached value
         get = (self.facts or OpFacts()).get
         out: list[tuple[SSAValue, list[Operation]]] = []
         op_set = self._op_set

@@ -184,7 +184,7 @@ class StitchGpuFusionStrategy(FusionStrategy):
         """Every result has the dominant's shape (reductions of its kind) or
         element count (others)."""
         same_kind = is_rank2_row_reduction if row else is_rank2_col_reduction
-        ref = self._effective_shape(pattern, result_buffer(dominant))  # type: ignore[arg-type]
+        ref = self._effective_shape(pattern, result_buffer(dominant))  # type: ignore[arg-type]  # the dominant op writes a buffer
         for result in pattern.results:
             writer = pattern.find_last_writer(result)
             if writer is dominant:

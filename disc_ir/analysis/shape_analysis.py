@@ -620,7 +620,7 @@ class ShapeAnalysis:
             i = self._uf.add()
             self._ids[key] = i
             if key[0] == "const":
-                self._uf.const[i] = key[1]  # type: ignore[assignment]
+                self._uf.const[i] = key[1]  # type: ignore[assignment]  # a "const" key holds an int
             elif key[0] == "sym" and key[1] in self._static_syms:
                 self._uf.union(i, self._node(("const", self._static_syms[key[1]])))
         return i

@@ -424,7 +424,7 @@ def _transpose(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bo
     for dim, p in enumerate(perm):
         operand_index[p] = index[dim]
     assert all(v is not None for v in operand_index), "invalid permutation"
-    return load(b, op.operands[0], operand_index, cache)  # type: ignore[arg-type]
+    return load(b, op.operands[0], cast(list[SSAValue], operand_index), cache)  # no None: asserted above
 
 
 def _reverse(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:
@@ -624,7 +624,7 @@ def _gather(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
         operand_index[operand_dim] = b.addi(operand_index[operand_dim], to_index(b, clamped))
 
     if si_rank == index_vector_dim:
-        component = load(b, start_indices, gather_index, cache)  # type: ignore[arg-type]
+        component = load(b, start_indices, gather_index, cache)  # type: ignore[arg-type]  # an implicit index vector dim: no None slot
         add_component(scalar.cast_to(b, component, scalar.signless(component.type)), 0)
     else:
         size = memref_type(start_indices).get_shape()[index_vector_dim]
@@ -632,7 +632,7 @@ def _gather(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool)
             raise UnsupportedOp("gather with a dynamic index vector size")
         for k in range(size):
             gather_index[index_vector_dim] = b.index(k)
-            component = load(b, start_indices, gather_index, cache)  # type: ignore[arg-type]
+            component = load(b, start_indices, gather_index, cache)  # type: ignore[arg-type]  # the index-vector slot is set just above
             add_component(scalar.cast_to(b, component, scalar.signless(component.type)), k)
     return load(b, operand, operand_index, cache)
 

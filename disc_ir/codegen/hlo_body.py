@@ -119,8 +119,8 @@ def _read_captured(b: OpBuilder, value: SSAValue) -> SSAValue:
         raise UnsupportedOp(f"an op body reads a value defined outside it by '{where}'")
     kind, payload = source
     if kind == "load":
-        return b.create(memref.LoadOp.get(payload, [])).res  # type: ignore[arg-type]
-    return _constant(b, payload, _scalar_type(value))  # type: ignore[arg-type]
+        return b.create(memref.LoadOp.get(payload, [])).res  # type: ignore[arg-type]  # a "load" source's payload is the memref value
+    return _constant(b, payload, _scalar_type(value))  # type: ignore[arg-type]  # a "const" source's payload is the number
 
 
 def body_is_supported(region: Region) -> str | None:

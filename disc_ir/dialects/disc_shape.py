@@ -166,7 +166,7 @@ class TieShapeOp(IRDLOperation):
                 f"{format_type(self.value.type)}, got {len(self.shapeDimIndexes)}"
             )
         vt, rt = self.value.type, self.result.type
-        if vt.get_element_type() != rt.get_element_type() or rank(vt) != rank(rt):  # type: ignore[attr-defined]
+        if vt.get_element_type() != rt.get_element_type() or rank(vt) != rank(rt):  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             raise VerifyException(
                 f"result type {format_type(rt)} does not match the operand type {format_type(vt)}"
             )

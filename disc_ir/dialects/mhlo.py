@@ -158,7 +158,7 @@ class ConstantOp(IRDLOperation):
             parser.parse_punctuation(":")
             _, outputs = parse_functional_type(parser, 0)
             return cls.create(attributes=attrs, result_types=outputs)
-        return common.parse_constant(cls, parser)  # type: ignore[return-value]
+        return common.parse_constant(cls, parser)  # type: ignore[return-value]  # parse_constant builds `cls`
 
     def print(self, printer: Printer) -> None:
         value_type = getattr(self.value, "type", None)
@@ -954,14 +954,14 @@ class ConcatenateOp(IRDLOperation):
         ranked = [shape_of(t) for t in types if shape_of(t) is not None]
         for shape in ranked:
             assert shape is not None
-            if len(shape) != len(ranked[0]):  # type: ignore[arg-type]
+            if len(shape) != len(ranked[0]):  # type: ignore[arg-type]  # None shapes are filtered out above
                 raise _err(self, "operands must have the same rank")
         if ranked:
-            rank = len(ranked[0])  # type: ignore[arg-type]
+            rank = len(ranked[0])  # type: ignore[arg-type]  # None shapes are filtered out above
             if not 0 <= dim < rank:
                 raise _err(self, f"dimension {dim} is out of range [0, {rank})")
             for shape in ranked:
-                for i, (a, b) in enumerate(zip(shape, ranked[0], strict=False)):  # type: ignore[arg-type]
+                for i, (a, b) in enumerate(zip(shape, ranked[0], strict=False)):  # type: ignore[arg-type]  # None shapes are filtered out above
                     if i != dim and not dim_compatible(a, b):
                         raise _err(
                             self,
@@ -1162,7 +1162,7 @@ def verify_conv(
 ) -> None:
     """Dimension numbers consistent with the operand ranks; group counts > 0."""
     a, b = rank_of(lhs), rank_of(rhs)
-    num_spatial = len(dnums.field("input_spatial_dimensions"))  # type: ignore[arg-type]
+    num_spatial = len(dnums.field("input_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     for what, rank in (("input", a), ("kernel", b)):
         if rank is not None and rank != num_spatial + 2:
             raise _err(

@@ -228,17 +228,17 @@ def map_attr(attr: Attribute, table: dict[type[Attribute], type[Attribute]]) -> 
     target = table.get(type(attr))
     if target is not None:
         if isinstance(attr, EnumAttribute):
-            return target(attr.data)  # type: ignore[call-arg]
+            return target(attr.data)  # type: ignore[call-arg]  # an EnumAttribute's twin class is built from the enum value
         if isinstance(attr, ha._StructAttr) and attr.FIELDS != target.FIELDS:  # type: ignore[attr-defined]  # noqa: SLF001
             values = dict(attr.field_items())
-            names = {n for n, _ in target.FIELDS}  # type: ignore[attr-defined]
+            names = {n for n, _ in target.FIELDS}  # type: ignore[attr-defined]  # the twin of a struct attribute is a struct attribute class
             dropped = [n for n, v in values.items() if n not in names and v]
             if dropped:
                 raise ValueError(
                     f"#{attr.name} fields {', '.join(dropped)} have no #{target.name} form"
                 )
-            return target.from_fields(**{k: v for k, v in values.items() if k in names})  # type: ignore[attr-defined]
-        return target.new(attr.parameters)  # type: ignore[attr-defined]
+            return target.from_fields(**{k: v for k, v in values.items() if k in names})  # type: ignore[attr-defined]  # the twin of a struct attribute is a struct attribute class
+        return target.new(attr.parameters)  # type: ignore[attr-defined]  # the other twins are ParametrizedAttribute classes
     if isinstance(attr, ArrayAttr):
         return ArrayAttr([map_attr(a, table) for a in attr.data])
     if isinstance(attr, DictionaryAttr):
@@ -381,11 +381,11 @@ class CompareSyntax(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         direction = self.attributes["comparison_direction"]
-        printer.print_string(f" {direction.data.value}, ")  # type: ignore[attr-defined]
+        printer.print_string(f" {direction.data.value}, ")  # type: ignore[attr-defined]  # the op's attribute constraint: a comparison direction enum attribute
         printer.print_list(self.operands, printer.print_operand)
         kind = self.attributes.get("compare_type")
         if kind is not None:
-            printer.print_string(f", {kind.data.value}")  # type: ignore[attr-defined]
+            printer.print_string(f", {kind.data.value}")  # type: ignore[attr-defined]  # the op's attribute constraint: a comparison type enum attribute
         print_op_attrs(printer, self, ("comparison_direction", "compare_type"))
         printer.print_string(" : ")
         printer.print_operation_type(self)
@@ -447,7 +447,7 @@ def _precision_list(parser: Parser) -> ArrayAttr:
         pos = parser.pos
         word = parser.parse_identifier()
         try:
-            return PrecisionAttr(ha.Precision(word))  # type: ignore[call-arg]
+            return PrecisionAttr(ha.Precision(word))  # type: ignore[call-arg]  # an EnumAttribute is built from its enum value
         except ValueError:
             parser.raise_error(f"unknown precision '{word}'", pos, parser.pos)
 
@@ -481,7 +481,7 @@ class DotGeneralSyntax(IRDLOperation):
                 attrs["algorithm"] = parser.parse_attribute()
             else:
                 parser.raise_error(f"unexpected keyword '{key}'", kw_pos, parser.pos)
-        attrs["dot_dimension_numbers"] = DotDimensionNumbersAttr.from_fields(**fields)  # type: ignore[attr-defined]
+        attrs["dot_dimension_numbers"] = DotDimensionNumbersAttr.from_fields(**fields)  # type: ignore[attr-defined]  # a struct attribute class (hlo_attrs._StructAttr)
         attrs |= parse_op_attrs(parser)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser, 2)
@@ -492,9 +492,9 @@ class DotGeneralSyntax(IRDLOperation):
         dn = self.attributes["dot_dimension_numbers"]
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        lb, rb = dn.field("lhs_batching_dimensions"), dn.field("rhs_batching_dimensions")  # type: ignore[attr-defined]
-        lc = dn.field("lhs_contracting_dimensions")  # type: ignore[attr-defined]
-        rc = dn.field("rhs_contracting_dimensions")  # type: ignore[attr-defined]
+        lb, rb = dn.field("lhs_batching_dimensions"), dn.field("rhs_batching_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
+        lc = dn.field("lhs_contracting_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
+        rc = dn.field("rhs_contracting_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
         if lb or rb:
             printer.print_string(f", batching_dims = {_list_text(lb)} x {_list_text(rb)}")
         printer.print_string(f", contracting_dims = {_list_text(lc)} x {_list_text(rc)}")
@@ -637,7 +637,7 @@ def twin_of(
     `stablehlo.<mnemonic>`; `syntax` gives its parse/print (None: the
     twin's own, when it is StableHLO's too)."""
     mnemonic = cls.name.split(".", 1)[1]
-    _MHLO_PARSE[cls] = cls.parse.__func__  # type: ignore[attr-defined]
+    _MHLO_PARSE[cls] = cls.parse.__func__  # type: ignore[attr-defined]  # parse is a classmethod: bound, it has __func__
     _MHLO_PRINT[cls] = cls.print
     op_def: OpDef = cls.get_irdl_definition()
     name = f"stablehlo.{mnemonic}"
@@ -742,7 +742,7 @@ def _build_twins() -> list[type[IRDLOperation]]:
 
 TWIN_OPS = _build_twins()
 #: stablehlo op name -> the mhlo op class it converts to.
-MHLO_TWIN: dict[str, type[IRDLOperation]] = {c.name: c.TWIN for c in TWIN_OPS}  # type: ignore[attr-defined]
+MHLO_TWIN: dict[str, type[IRDLOperation]] = {c.name: c.TWIN for c in TWIN_OPS}  # type: ignore[attr-defined]  # every twin op class sets TWIN
 _BY_NAME = {c.name: c for c in TWIN_OPS}
 ReturnOp = _BY_NAME["stablehlo.return"]
 for _cls in TWIN_OPS:

@@ -298,7 +298,7 @@ class DiscParser(Parser):
             return out
 
         for op in module.walk():
-            op.location = resolve(op.location)  # type: ignore[assignment]
+            op.location = resolve(op.location)  # type: ignore[assignment]  # resolve() maps a location to a location
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.args:

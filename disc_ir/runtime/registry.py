@@ -527,7 +527,7 @@ def ral_api(
             entry = make_python_entry(fn, target, device, arg_specs, result_specs, bindings, skip)
             reg.register(entry, replace=replace)
             names.append(entry.name)
-        fn.ral_api_names = names  # type: ignore[attr-defined]
+        fn.ral_api_names = names  # type: ignore[attr-defined]  # tags the function with the names it is registered under
         return fn
 
     return decorate

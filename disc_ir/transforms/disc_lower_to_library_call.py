@@ -295,14 +295,14 @@ def conv_metadata_fields(op: Operation, rank: int) -> list[int]:
     spatial = rank - 2
     fields: list[int] = []
     fields += [dn.field("input_batch_dimension"), dn.field("input_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
-    fields += list(dn.field("input_spatial_dimensions"))  # type: ignore[arg-type]
+    fields += list(dn.field("input_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     fields += [
         dn.field("kernel_input_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
         dn.field("kernel_output_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
     ]
-    fields += list(dn.field("kernel_spatial_dimensions"))  # type: ignore[arg-type]
+    fields += list(dn.field("kernel_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
-    fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]
+    fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     for name in ("window_strides", "rhs_dilation"):
         values = list(ints(inherent_attr(op, name)))
         fields += values if values else [1] * spatial
@@ -567,7 +567,7 @@ class CopyLikeToIncRef(RewritePattern):
         new_value = cast_memref_to(rewriter, op, d.results[0], target_type, dim_sizes)
         owner = result.owner
         if isinstance(owner, Operation) and "disc.symbolic_dims" in owner.attributes:
-            new_value.owner.attributes["disc.symbolic_dims"] = owner.attributes[  # type: ignore[union-attr]
+            new_value.owner.attributes["disc.symbolic_dims"] = owner.attributes[  # type: ignore[union-attr]  # the cast just made: an op result
                 "disc.symbolic_dims"
             ]
         user_set = set(users)

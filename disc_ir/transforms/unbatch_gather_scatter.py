@@ -129,7 +129,7 @@ def unbatch(op: Operation, rewriter: Rewriter) -> bool:
     dnums = _attr(op, attr_name)
     if dnums is None:
         return False
-    values = dict(dnums.field_items())  # type: ignore[attr-defined]
+    values = dict(dnums.field_items())  # type: ignore[attr-defined]  # the op's constraint: a gather/scatter dimension-numbers attribute
     operand_batching = list(values.get(operand_field, ()))
     indices_batching = list(values.get(indices_field, ()))
     if not operand_batching:
@@ -147,7 +147,7 @@ def unbatch(op: Operation, rewriter: Rewriter) -> bool:
     values[operand_field] = []
     values[indices_field] = []
     values["index_vector_dim"] = vector_dim
-    _set_attr(op, attr_name, type(dnums).from_fields(**values))  # type: ignore[attr-defined]
+    _set_attr(op, attr_name, type(dnums).from_fields(**values))  # type: ignore[attr-defined]  # the op's constraint: a gather/scatter dimension-numbers attribute
     return True
 
 

@@ -98,7 +98,7 @@ class LLVMTypedPointerType(ParametrizedAttribute, TypeAttribute):
         super().__init__(pointee, NoneAttr() if addr_space is None else IntAttr(addr_space))
 
     @classmethod
-    def new(cls, params: Sequence[Attribute]) -> Attribute:  # type: ignore[override]
+    def new(cls, params: Sequence[Attribute]) -> Attribute:  # type: ignore[override]  # returns the opaque-pointer type for an opaque spelling, as MLIR parses it
         pointee, addr_space = params
         if isinstance(pointee, NoneAttr):
             assert isinstance(addr_space, IntAttr | NoneAttr)

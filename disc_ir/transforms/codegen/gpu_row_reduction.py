@@ -196,7 +196,7 @@ def lower_row_reduction_warp_wise(
     valid = _cmpi(pb, "ult", row_ids[0], rows)
     _, tb = if_then(pb, valid)
     n_roots = len(row_roots)
-    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     for idx, root in enumerate(row_roots):
         init = elemental.create_load(tb, root.operands[1], [])
         for i in range(vector_size):
@@ -282,7 +282,7 @@ def lower_row_reduction_block_wise(
     lane_zero = _cmpi(pb, "eq", lane_id, zero)
     thread_zero = _cmpi(pb, "eq", var_n, zero)
 
-    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     inits: list[SSAValue] = []
     smem: list[list[SSAValue]] = [[] for _ in range(vector_size)]
     for idx, root in enumerate(row_roots):
@@ -328,7 +328,7 @@ def lower_row_reduction_block_wise(
     types = [elem_types[k % n_roots] for k in range(n_roots * vector_size)]
     inbound = _cmpi(pb, "slt", lane_id, pb.index(num_warps))
     if_op, tb, eb = if_else(pb, inbound, types)
-    loaded: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    loaded: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     for idx in range(n_roots):
         for i in range(vector_size):
             value = elemental.create_load(tb, smem[i][idx], [lane_id])

@@ -93,9 +93,9 @@ def lower_scatter(op: Operation, *, parallel_loop: bool = True) -> None:
     if why is not None:
         raise LoweringError(f"the update computation of lmhlo.scatter is not supported: {why}")
     dnums = _dimension_numbers(op)
-    update_window_dims = list(dnums.field("update_window_dims"))  # type: ignore[arg-type]
-    inserted_window_dims = set(dnums.field("inserted_window_dims"))  # type: ignore[arg-type]
-    to_operand_dims = list(dnums.field("scatter_dims_to_operand_dims"))  # type: ignore[arg-type]
+    update_window_dims = list(dnums.field("update_window_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
+    inserted_window_dims = set(dnums.field("inserted_window_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
+    to_operand_dims = list(dnums.field("scatter_dims_to_operand_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
     index_vector_dim = dnums.field("index_vector_dim")
     assert isinstance(index_vector_dim, int)
     operand_rank = elemental.rank_of(output)

@@ -18,6 +18,7 @@ trait / `HasFolderInterface`, so dialects that define their own folds take part.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -61,15 +62,15 @@ def register_folder(*names: str, in_place: bool = False) -> Callable[[Folder], F
 
 #: per op class: None (not `ConstantLike`), its `HasFolder` trait, or True
 #: (the constant is the `value` property or attribute)
-_CONSTANT_KIND: dict[type[Operation], HasFolder | bool | None] = {}
+_CONSTANT_KIND: dict[type[Operation], HasFolder | Literal[True] | None] = {}
 
 
-def _constant_kind(op: Operation) -> HasFolder | bool | None:
+def _constant_kind(op: Operation) -> HasFolder | Literal[True] | None:
     cls = type(op)
     try:
         return _CONSTANT_KIND[cls]
     except KeyError:
-        kind: HasFolder | bool | None = None
+        kind: HasFolder | Literal[True] | None = None
         if has_trait(op, ConstantLike, value_if_unregistered=False):
             folder = get_trait(op, HasFolder)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
             kind = folder if folder is not None else True
@@ -90,9 +91,9 @@ def constant_value(value: SSAValue) -> Attribute | None:
     if kind is None:
         return None
     if kind is not True:
-        folded = kind.fold(op)  # type: ignore[union-attr]
-        if folded is not None and isinstance(attr := folded[value.index], Attribute):
-            return attr
+        folded = kind.fold(op)
+        if folded is not None and isinstance(folded_attr := folded[value.index], Attribute):
+            return folded_attr
         return None
     attr = op.properties.get("value")
     if attr is None:

@@ -118,7 +118,7 @@ def _values(attr: DenseIntOrFPElementsAttr) -> list[Scalar]:
     raw = list(attr.get_values())
     if _is_int_elem(et):
         return [_int_view(int(v), et) for v in raw]  # type: ignore[call-overload]  # integer element type: the values are ints
-    return [float(v) for v in raw]  # type: ignore[arg-type]
+    return [float(v) for v in raw]  # type: ignore[arg-type]  # a float element type: the values are floats
 
 
 def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:

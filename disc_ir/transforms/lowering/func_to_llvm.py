@@ -152,7 +152,7 @@ def _call(op: Operation, rewriter: PatternRewriter) -> None:
     result_types = [r.type for r in op.results]
     ret = converted_result_type(result_types)
     call = llvm.CallOp(
-        callee,  # type: ignore[arg-type]
+        callee,  # type: ignore[arg-type]  # a func.call's callee is a SymbolRefAttr
         *args,
         return_type=None if isinstance(ret, llvm.LLVMVoidType) else ret,
     )

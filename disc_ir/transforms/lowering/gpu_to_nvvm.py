@@ -210,7 +210,7 @@ def _gpu_return(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _sreg(op: Operation, rewriter: PatternRewriter) -> None:
     dim = op.properties["dimension"]
-    name = f"llvm.nvvm.read.ptx.sreg.{_SREG[op.name]}.{dim.data.value}"  # type: ignore[attr-defined]
+    name = f"llvm.nvvm.read.ptx.sreg.{_SREG[op.name]}.{dim.data.value}"  # type: ignore[attr-defined]  # the op's `dimension` is a gpu.dimension enum attribute
     em = Emitter(rewriter, op)
     call = em.value(llvm.CallIntrinsicOp(name, [], [i32]))
     value = em.value(llvm.ZExtOp(call, i64))
@@ -239,7 +239,7 @@ def _shfl_i32_or_f32(
 def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
     em = Emitter(rewriter, op)
     value, offset, width = (em.llvm(v) for v in op.operands)
-    mode = op.properties["mode"].data.value  # type: ignore[attr-defined]
+    mode = op.properties["mode"].data.value  # type: ignore[attr-defined]  # the op's `mode` is a gpu shuffle-mode enum attribute
     kind = _SHFL_KIND[mode]
     thirty_two = em.const(32, i32)
     lead_inactive = em.value(llvm.SubOp(thirty_two, width))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import TypeGuard, cast
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -120,7 +120,7 @@ def descriptor_from_fields(
     )
 
 
-def is_descriptor_from_fields(op: object) -> bool:
+def is_descriptor_from_fields(op: object) -> TypeGuard[UnrealizedConversionCastOp]:
     return isinstance(op, UnrealizedConversionCastOp) and DESCRIPTOR_FIELDS in op.attributes
 
 
@@ -155,9 +155,9 @@ def folded_extract(aggregate: SSAValue, position: Sequence[int]) -> SSAValue | N
         owner = current.owner
         if not isinstance(owner, _INSERTS):
             if is_descriptor_from_fields(owner):
-                positions = _field_positions(len(owner.operands))  # type: ignore[union-attr]
+                positions = _field_positions(len(owner.operands))
                 if key in positions:
-                    return owner.operands[positions.index(key)]  # type: ignore[union-attr]
+                    return owner.operands[positions.index(key)]
             return None
         pos = _position_tuple(owner.position)
         if pos == key:

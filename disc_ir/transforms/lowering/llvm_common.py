@@ -429,7 +429,7 @@ class MemRefDescriptor:
         if use_static:
             strides, _ = self._static()
             if strides[i] is not None:
-                return em.i64(strides[i])  # type: ignore[arg-type]
+                return em.i64(strides[i])  # type: ignore[arg-type]  # static strides/offsets: checked above
         return em.extract(self.value, [4, i], i64)
 
     def fields(self, em: Emitter) -> list[SSAValue]:
