@@ -331,7 +331,7 @@ def _reject_unsupported_element_types(module: ModuleOp, target: str) -> None:
     from disc_ir.ir.parser import source_location
 
     def is_bf16(t: object) -> bool:
-        elem = t.get_element_type() if isinstance(t, ShapedType) else t
+        elem = t.get_element_type() if isinstance(t, ShapedType) else t  # type: ignore[attr-defined]  # xDSL's ShapedType omits it; its tensor/memref types define it
         return isinstance(elem, BFloat16Type)
 
     for op in module.walk():

@@ -98,7 +98,7 @@ def _constant_ints(value: SSAValue) -> list[int] | None:
     for d in shape:
         count *= d
     if len(values) == 1 and count > 1:
-        values = list(values) * count  # a splat
+        values = list(values) * count  # type: ignore[assignment]  # a splat, expanded to a list
     return [int(v) for v in values]
 
 
@@ -415,7 +415,7 @@ def _length(vector: SSAValue) -> int:
     return vector.type.get_shape()[0]  # type: ignore[attr-defined]
 
 
-def _static_extents(op: Operation) -> tuple[SSAValue, list[int], str] | None:
+def _static_extents(op: Operation) -> tuple[SSAValue, Sequence[int], str] | None:
     """For an op reading or writing a statically sized window of its first
     operand: (that operand, the window's extent per dim, what the extents
     are called); None for other ops."""
