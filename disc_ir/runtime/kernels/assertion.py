@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
-from typing import Any, no_type_check
+from typing import Any
 
 from disc_ir.runtime.context import RalError
 from disc_ir.runtime.memref import numpy_view
@@ -89,7 +89,6 @@ def format_assertion_message(message: str, values: list[int]) -> str:
 
 
 @ral_api("ral_shape_assertion", "cpu", skip_on_error=True)
-@no_type_check  # the annotations are RAL ABI specs (see runtime/registry.py), not Python types
 def ral_shape_assertion(
     ctx: Ctx,
     stream: PVoid,

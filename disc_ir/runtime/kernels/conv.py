@@ -22,8 +22,6 @@ output row) and contracted with the kernel.
 
 from __future__ import annotations
 
-from typing import no_type_check
-
 import numpy as np
 
 from disc_ir.runtime.context import RalError
@@ -154,7 +152,6 @@ def ral_conv_impl(
 
 
 @ral_api("ral_conv", "cpu", T=FLOAT_ELEMENTS, N=CONV_RANKS)
-@no_type_check  # the annotations are RAL ABI specs (see runtime/registry.py), not Python types
 def ral_cpu_conv(
     ctx: Ctx,
     stream: PVoid,

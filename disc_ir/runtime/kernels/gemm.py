@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, no_type_check
+from typing import Any
 
 import numpy as np
 
@@ -115,7 +115,6 @@ def register_ral_gemm(
     functions, named ``{prefix}`` and ``{prefix}_no_const_hint``.
     """
 
-    @no_type_check  # the annotations are RAL ABI specs (see runtime/registry.py), not Python types
     def with_hint(
         ctx: Ctx,
         stream: PVoid,
