@@ -88,7 +88,7 @@ class CudaError(RalError):
 
 def _pathfinder_path(short_name: str) -> str | None:
     try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib  # type: ignore[import-not-found]  # optional: cuda-python ships no type information
+        from cuda.pathfinder import load_nvidia_dynamic_lib
     except ImportError:
         return None
     try:
