@@ -7,7 +7,7 @@
   default); GB/s = 2 x bytes / time (read + write), best and median.
 - `python_loop_ms()`: the best time of a fixed pure-Python loop, the
   interpreter speed the machine gives at that moment (disc-ir's compile
-  time follows it; on a shared VM it drifts by tens of percent).
+  time follows it; on a shared VM it drifts within a run).
 - `relative_error(got, want)`: max |got - want| / max |want| over every
   output (normwise, so values near zero do not dominate); inf on a shape
   mismatch or a non-finite result.

@@ -225,8 +225,8 @@ def _rss(ax: Any, payload: dict[str, Any]) -> None:
     ax.legend(fontsize=7)
 
 
-def write_plot(payload: dict[str, Any], path: Path) -> str | None:
-    """Draws the figure to `path`; returns None, or why no plot was written."""
+def write_plot(payload: dict[str, Any], path: Path, dpi: int = 90) -> str | None:
+    """Draws the figure to `path` at `dpi`; returns None, or why no plot was written."""
     try:
         import matplotlib
 
@@ -246,7 +246,7 @@ def write_plot(payload: dict[str, Any], path: Path) -> str | None:
     )
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
+    fig.savefig(path, dpi=dpi)
     plt.close(fig)
     return None
 

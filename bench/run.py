@@ -41,7 +41,7 @@ persistent cache, so every compile is cold. A peer that is not installed or
 fails is reported (table and JSON) with its error; it never stops the run.
 
 Output: a table on stdout, the target checks (PASS / MISS with the figures),
-JSON (default bench/results/<host>-<time>.json, schema `disc-ir-bench/2`)
+JSON (default bench/results/<date>-cpu-<cores>core.json, schema `disc-ir-bench/2`)
 and a PNG plot next to it (matplotlib, when installed).
 
 Peers: `pip install -e .[bench]` (jax[cpu], torch, iree-base-compiler,
@@ -557,7 +557,7 @@ def _scaling_check(enc: dict[str, Any] | None, add: Callable[[str, str, str], No
 
 
 def target_checks(payload: dict[str, Any]) -> list[dict[str, str]]:
-    """The issue's targets: PASS / MISS / N/A with the figures."""
+    """The benchmark's targets: PASS / MISS / N/A with the figures."""
     checks: list[dict[str, str]] = []
 
     def add(name: str, status: str, detail: str) -> None:
@@ -932,8 +932,13 @@ def resolve_systems(
 
 
 def default_out() -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return RESULTS / f"{platform.node() or 'host'}-{stamp}.json"
+    """bench/results/<date>-cpu-<cores>core.json, with -2, -3 ... when that run exists."""
+    stem = f"{time.strftime('%Y-%m-%d')}-cpu-{os.cpu_count() or 1}core"
+    path, n = RESULTS / f"{stem}.json", 1
+    while path.exists():
+        n += 1
+        path = RESULTS / f"{stem}-{n}.json"
+    return path
 
 
 def parse_plan(models: str | None, quick: bool) -> list[tuple[str, dict[str, int]]]:

@@ -10,7 +10,7 @@
 llvm) on a private copy of the module, translates the resulting `llvm`-dialect
 module to LLVM IR (`Executable.llvm_ir`; identical kernels translated once),
 optimizes it for this host (kernels at O3, the host entry `main` with a cheap
-pipeline) and JIT-compiles it once (`disc_ir.codegen.llvm_backend.HostJit`). The constants
+pipeline) and JIT-compiles it once (`disc_ir.backend.jit.HostJit`). The constants
 `disc-const-to-ral` takes out of the graph go through a per-compile temporary
 metadata file and are kept in memory by the `Executable`'s RAL context.
 
@@ -49,24 +49,21 @@ from xdsl.dialects.builtin import (
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from disc_ir import config
 from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constraints
-from disc_ir.analysis.ral_metadata import element_type_code
+from disc_ir.backend.jit import BackgroundObject, HostJit
+from disc_ir.backend.target import host_target_machine, link_llvm_ir
+from disc_ir.backend.translate import module_to_llvm_ir
 from disc_ir.codegen import kernel_split, shared_lowering
-from disc_ir.codegen.llvm_backend import (
-    BackgroundObject,
-    HostJit,
-    host_target_machine,
-    link_llvm_ir,
-    module_to_llvm_ir,
-)
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import MlirPrinter
 from disc_ir.ir.verify import first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes
+from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.context import check_input, input_label
-from disc_ir.transforms.patterns import load_canonicalization_patterns
+from disc_ir.runtime.ral_metadata import element_type_code
 
 METADATA_FILE_NAME = "constants.discmeta"
 
@@ -506,6 +503,7 @@ def lower_to_llvm_ir(
     (`NN_<phase>.mlir`, so a failing pass leaves the IR it got), then
     `module.ll`.
     """
+    config.warn_unknown_switches()
     if share_fusion_lowering is None:
         share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
@@ -548,7 +546,7 @@ def _lower_to_llvm_ir(
         insert_shape_checks,
         insert_slice_bounds_checks,
     )
-    from disc_ir.transforms.cse import cse
+    from disc_ir.rewriting.cse import cse
 
     lower_static_control_flow(module)
     expand_lhs_dilation(module)

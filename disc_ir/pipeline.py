@@ -1,7 +1,7 @@
 """The documented BladeDISC pass pipeline, phase by phase, as disc-ir runs it.
 
 The order follows BladeDISC's `LowerHLOToLLVM` (tao_compiler/mlir/disc/
-disc_compiler.cc) and the walkthrough (seed 001): each phase is a list of
+disc_compiler.cc) and BladeDISC's pass pipeline walkthrough: each phase is a list of
 textual pass specs, so the pipeline reads like the C++ one and prints as an
 MLIR pipeline string. Only passes that exist are listed; a phase whose passes
 are missing is absent rather than faked.
@@ -9,7 +9,7 @@ are missing is absent rather than faked.
 Phases (target `cpu`): `tensor`, `placement`, `bufferize`, `lhlo`, `ral`,
 `codegen`, `llvm`; target `cuda` adds `device` (kernels -> NVVM -> PTX/cubin,
 attached to their `gpu.module`s) between `codegen` and `llvm`. After `llvm` the module holds only `llvm.func` /
-`llvm.mlir.global` ops: `disc_ir.codegen.llvm_backend` turns it into LLVM IR.
+`llvm.mlir.global` ops: `disc_ir.backend.translate` turns it into LLVM IR.
 On the CPU every entry placement is a host placement (BladeDISC's CPU mode):
 the placement phase starts with `disc-place-entry-on-cpu`.
 
@@ -22,13 +22,13 @@ equivalent `-pass-pipeline` string. The `disc-pipeline{target=cpu}` pass
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.passes import ModulePass
 
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
+from disc_ir import config
+from disc_ir.config import shape_constraint_ir_enabled
 from disc_ir.ir.pass_pipeline import PassSpec, build_pass, parse_options
 
 TARGETS = ("cpu", "cuda")
@@ -88,7 +88,7 @@ def cuda_compute_capability() -> tuple[int, int]:
     BladeDISC compiles for the GPU it finds: a cubin for sm_80 does not load on
     an sm_90 device); else `CUDA_COMPUTE_CAPABILITY`.
     """
-    explicit = os.environ.get(CUDA_CC_ENV)
+    explicit = config.get_str(CUDA_CC_ENV)
     if explicit:
         return _parse_cc(explicit)
     return _device_cc() or CUDA_COMPUTE_CAPABILITY
@@ -110,7 +110,7 @@ def cuda_core_limits() -> tuple[int, int, int]:
     the `cuda` target's speculation plans for: the machine's first CUDA device
     (unless `$DISC_CUDA_CC` names another compute capability), else the
     reference GPU of `cuda_compute_capability()` (`CUDA_CORE_LIMITS`)."""
-    found = None if os.environ.get(CUDA_CC_ENV) else _device_fact("device_core_limits")
+    found = None if config.is_set(CUDA_CC_ENV) else _device_fact("device_core_limits")
     if found is not None:
         return found
     return CUDA_CORE_LIMITS.get(cuda_compute_capability(), CUDA_CORE_LIMITS[(8, 0)])
@@ -166,7 +166,7 @@ def _phases(target: str) -> list[Phase]:
     ]
     # BladeDISC's DISC_ENABLE_STITCH (on by default): kStitch fusions (a
     # softmax or a layer norm in one kernel) on both targets.
-    strategy = "stitch" if env_flag("DISC_ENABLE_STITCH") else "base"
+    strategy = "stitch" if config.flag("DISC_ENABLE_STITCH") else "base"
     # On the GPU, speculation plans with the device's core counts (BladeDISC
     # passes its GPU's SM count and threads per SM): vectorized loop and row
     # versions, column-reduction tiles, the row-schedule thresholds.
@@ -228,7 +228,8 @@ def _phases(target: str) -> list[Phase]:
         "lower-affine",
         *(["disc-strip-shape-constraint-ops"] if shape_constraint_ir_enabled() else []),
         # disc-ir's option: RAL calls through shared host-glue functions
-        # (a large graph's entry compiles several times faster)
+        # (the entry function holds one short call per RAL call instead of its
+        # argument packing inline, so LLVM has far less code to compile)
         "disc-to-llvm{outline-ral-calls=true}",
         *CLEANUP,
     ]

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from disc_ir.dialects.mhlo import ConstantOp, MulOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _is_splat_two(value) -> bool:

@@ -3,8 +3,9 @@ and memory-bound graphs against jax on the GPU with the device's copy bandwidth.
 
     python tools/gpu_check.py [--out DIR] [--quick]
 
-Writes ``gpu_check.json`` and ``gpu_check.txt`` under ``--out`` (default ``$OUT``,
-else ``./gpu_check_out``). Each section records its own failure and the others
+Writes ``<date>-<machine>.json`` and ``.txt`` (e.g. ``2026-11-26-h100.json``, the
+machine named from the GPU, see `machine_tag`) under ``--out`` (default ``$OUT``,
+else ``./gpu_check_out``); ``python -m bench.report`` renders the JSON. Each section records its own failure and the others
 still run; the exit status is non-zero when a section failed.
 
 Sections:
@@ -455,6 +456,14 @@ def section_host_profile(rows: int, cols: int, out_dir: Path) -> dict[str, Any]:
     return out
 
 
+def machine_tag(device_name: str | None) -> str:
+    """A short file-name tag for the GPU: ``NVIDIA H100 80GB HBM3`` -> ``h100``, ``gpu`` when unknown."""
+    for word in (device_name or "").replace("-", " ").replace("_", " ").split():
+        if any(c.isdigit() for c in word):
+            return "".join(c for c in word.lower() if c.isalnum())
+    return "gpu"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.environ.get("OUT") or "gpu_check_out")
@@ -502,9 +511,10 @@ def main(argv: list[str] | None = None) -> int:
         report[name]["wall_s"] = round(time.perf_counter() - t0, 2)
         failed |= report[name].get("ok") is False
         print(f"== {name}: {json.dumps(report[name], default=str)[:2000]}", flush=True)
-    (out_dir / "gpu_check.json").write_text(json.dumps(report, indent=2, default=str))
+    stem = f"{time.strftime('%Y-%m-%d')}-{machine_tag(report.get('device', {}).get('name'))}"
+    (out_dir / f"{stem}.json").write_text(json.dumps(report, indent=2, default=str))
     lines = [f"{k}: {json.dumps(v, default=str)}" for k, v in report.items()]
-    (out_dir / "gpu_check.txt").write_text("\n".join(lines) + "\n")
+    (out_dir / f"{stem}.txt").write_text("\n".join(lines) + "\n")
     return 1 if failed else 0
 
 

@@ -14,7 +14,8 @@ from xdsl.ir import Operation
 
 
 def fold_greedily(ctx: Context | None, op: Operation) -> None:
-    from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
+    from disc_ir.rewriting.canonicalization import apply_canonicalization
+    from disc_ir.rewriting.greedy import GreedyConfig
 
     apply_canonicalization(ctx, op, GreedyConfig(), patterns=lambda _op: ())
 

@@ -47,13 +47,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.fusion_pattern import is_splat_dense, result_buffer
-from disc_ir.analysis.loop_utils import DYNAMIC, OpBuilder, shape_values
 from disc_ir.codegen import scalar
+from disc_ir.codegen.loop_utils import DYNAMIC, OpBuilder, shape_values
 from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.dialects.disc_shape import DelinearizeOp, LinearizeOp
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.upstream.scf import IfOp
+from disc_ir.fusion.pattern import is_splat_dense, result_buffer
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 

@@ -42,8 +42,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue
 
-from disc_ir.analysis.loop_utils import OpBuilder
 from disc_ir.codegen import scalar
+from disc_ir.codegen.loop_utils import OpBuilder
 from disc_ir.codegen.scalar import UnsupportedOp
 from disc_ir.ir.attrs import inherent_attr
 

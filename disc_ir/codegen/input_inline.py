@@ -47,14 +47,6 @@ from xdsl.dialects import memref
 from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import (
-    FusionType,
-    fusion_type_of,
-    is_gpu_lmhlo,
-    parent_fusion,
-    result_buffer,
-)
-from disc_ir.analysis.loop_utils import innermost_parallel_loops
 from disc_ir.codegen import elemental, scalar
 from disc_ir.codegen.elemental import (
     VIEW_OPS,
@@ -62,6 +54,14 @@ from disc_ir.codegen.elemental import (
     is_inplace,
     root_memref,
     same_underlying_buffer,
+)
+from disc_ir.codegen.loop_utils import innermost_parallel_loops
+from disc_ir.fusion.pattern import (
+    FusionType,
+    fusion_type_of,
+    is_gpu_lmhlo,
+    parent_fusion,
+    result_buffer,
 )
 
 #: Upper bound of inlining steps per function (BladeDISC's `c_MAX_ITERATION`).

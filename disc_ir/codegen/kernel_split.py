@@ -11,7 +11,7 @@ both sides follow. So the compile driver (`disc_ir.api.compile`):
 1. `split_kernels(module)` moves the kernels into a module of their own,
    leaving a private declaration of each in the entry's module;
 2. runs the `llvm` phase on the kernels' module and translates it to LLVM IR,
-   which `llvm_backend.BackgroundObject` compiles on a worker thread;
+   which `disc_ir.backend.jit.BackgroundObject` compiles on a worker thread;
 3. runs the `llvm` phase on the entry's module meanwhile, then
    `merge_kernels` puts the lowered kernels back in place of their
    declarations (the phase's IR is the whole module, as without the split),
@@ -29,7 +29,7 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
-from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
+from disc_ir.codegen.loop_utils import CPU_KERNEL_FUNC_ATTR
 from disc_ir.ir.attrs import inherent_attr
 
 

@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from disc_ir.analysis.loop_utils import OpBuilder
+from disc_ir.codegen.loop_utils import OpBuilder
 from disc_ir.ir.attrs import inherent_attr
 
 

@@ -49,15 +49,15 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, StringA
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir import config
+from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.fusion.pattern import (
     fusion_name,
     in_same_fusion_family,
     output_operands,
     parent_fusion,
     value_users,
 )
-from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag
 from disc_ir.ir.structural_key import StructuralKey, append_structure
 
 #: on a duplicate fusion: the name of the fusion whose lowering it will take
@@ -76,7 +76,7 @@ class SharingFailed(Exception):
 
 def sharing_enabled() -> bool:
     """Whether the driver shares fusion lowerings (`DISC_SHARE_FUSION_LOWERING`, default on)."""
-    return env_flag(SHARE_ENV, True)
+    return config.flag(SHARE_ENV)
 
 
 def is_shared_duplicate(fusion: Operation) -> bool:

@@ -72,7 +72,7 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.mhlo_builder import MhloBuilder
-from disc_ir.transforms.canonicalize import would_be_trivially_dead
+from disc_ir.rewriting.dead_ops import would_be_trivially_dead
 
 _HOST = StringAttr("cpu")
 #: the implicitly broadcasting chlo ops (`chlo.broadcast_add`, ..., `broadcast_select`)

@@ -92,7 +92,7 @@ def import_stablehlo(
 
 def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleOp:
     """Convert a parsed StableHLO `module` in place and return it."""
-    from disc_ir.transforms.stablehlo_legalize_to_hlo import legalize_module
+    from disc_ir.conversion.stablehlo_to_mhlo import legalize_module
 
     try:
         legalize_module(module)

@@ -1,9 +1,9 @@
 """Cheap constructors for the ops the passes create most.
 
-xDSL's IRDL constructors check and convert every argument (the IRDL-built
-index constant costs about 35 us: the `index` type, the integer attribute and
-the op are each built and verified; an IRDL-built `memref.load` costs 3-4
-times its `Operation.create`); these build the very same ops -- operands,
+xDSL's IRDL constructors check and convert every argument (for the IRDL-built
+index constant the `index` type, the integer attribute and the op are each
+built and verified; an IRDL-built `memref.load` costs several times its
+`Operation.create`); these build the very same ops -- operands,
 result types, properties and attributes equal to what the IRDL constructor
 makes -- with `Operation.create` from shared, immutable attributes. They
 check nothing: the verifier does, where verification is on.

@@ -24,7 +24,7 @@ from typing import Any, Union
 
 from xdsl.passes import ModulePass
 
-from disc_ir.transforms.registry import (
+from disc_ir.passes.registry import (
     closest_pass_names,
     get_pass,
     pass_options,

@@ -1,8 +1,8 @@
 """Builtin types built once: `memref_type` is `MemRefType(...)` memoised.
 
 xDSL's `MemRefType.__init__` checks its shape argument against
-`ArrayAttr[IntAttr]` by building that generic constraint anew on every call
-(about 0.2 ms): the passes create the same few buffer types thousands of
+`ArrayAttr[IntAttr]` by building that generic constraint anew on every call:
+the passes create the same few buffer types thousands of
 times on a transformer, so they build them here. Attributes are immutable
 and hashable, so a cached instance is as good as a new one.
 """

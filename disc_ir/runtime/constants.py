@@ -5,7 +5,7 @@ The compiler (``disc-const-to-ral``) replaces each host constant by a call
 metadata file. ``unique_name`` is ``<md5 hex>_<i|f><bits>_<d0>x<d1>...`` (the
 md5 of the hex-encoded data, the element type, the static shape); the file maps
 the md5 to ``(dtype, shape, bytes)`` through
-``disc_ir.analysis.ral_metadata.read_metadata`` (stdlib + numpy only, so a saved
+``disc_ir.runtime.ral_metadata.read_metadata`` (stdlib + numpy only, so a saved
 artifact loads without the compiler). Data shorter than the shape needs is a
 splat and is repeated, as in BladeDISC.
 """
@@ -28,12 +28,12 @@ class RalConstantError(LookupError):
 
 
 def default_metadata_reader() -> MetadataReader:
-    """``disc_ir.analysis.ral_metadata.read_metadata`` (imported lazily)."""
+    """``disc_ir.runtime.ral_metadata.read_metadata`` (imported lazily)."""
     try:
-        from disc_ir.analysis.ral_metadata import read_metadata
+        from disc_ir.runtime.ral_metadata import read_metadata
     except ImportError as err:  # pragma: no cover - depends on the checkout
         raise RalConstantError(
-            "cannot read RAL metadata files: disc_ir.analysis.ral_metadata is not available"
+            "cannot read RAL metadata files: disc_ir.runtime.ral_metadata is not available"
         ) from err
     return read_metadata
 

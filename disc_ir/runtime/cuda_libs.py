@@ -33,6 +33,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from disc_ir import config
 from disc_ir.runtime.context import RalError
 
 c_int = ctypes.c_int
@@ -130,7 +131,7 @@ def candidate_library_paths(
                 for sub in (wheel_dir, "*"):
                     paths += sorted(glob.glob(os.path.join(base, "nvidia", sub, "lib", soname)))
     for var in ("CUDA_HOME", "CUDA_PATH"):
-        root = os.environ.get(var)
+        root = config.get_str(var)
         if root:
             for soname in sonames:
                 for sub in ("lib64", "lib", os.path.join("targets", "x86_64-linux", "lib")):

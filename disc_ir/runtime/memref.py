@@ -9,6 +9,7 @@ count elements). :class:`MemRefDescriptor` is that descriptor in Python;
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,3 +163,27 @@ def numpy_view(desc: MemRefDescriptor, readonly: bool = False) -> np.ndarray:
     if readonly:
         array.flags.writeable = False
     return array
+
+
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The row-major strides (in elements) of a dense buffer of ``shape``."""
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * int(shape[i + 1])
+    return tuple(strides)
+
+
+#: signed descriptor words of ranks 0..8
+_I64_WORDS = [_I64 * (3 + 2 * rank) for rank in range(9)]
+
+
+def write_contiguous_descriptor(address: int, data: int, shape: tuple[int, ...]) -> None:
+    """Stores the descriptor ``{data, data, 0, shape, row-major strides}`` at ``address``."""
+    rank = len(shape)
+    words = _I64_WORDS[rank] if rank < len(_I64_WORDS) else _I64 * (3 + 2 * rank)
+    if rank == 1:
+        words.from_address(address)[:] = (data, data, 0, shape[0], 1)  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
+    elif rank == 2:
+        words.from_address(address)[:] = (data, data, 0, shape[0], shape[1], shape[1], 1)  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
+    else:
+        words.from_address(address)[:] = (data, data, 0, *shape, *contiguous_strides(shape))  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints

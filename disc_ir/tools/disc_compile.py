@@ -7,7 +7,7 @@ bufferize, lhlo, ral, codegen, llvm) and writes the LLVM IR of the host
 module. The constants `disc-const-to-ral` takes out of the graph go to a RAL
 metadata file next to the output (`tutorial.ll` -> `tutorial.discmeta`, or
 `--metadata-file`); both paths are reported on stderr. To run the result, load
-it with `disc_ir.codegen.llvm_backend.HostJit` and call `main` through
+it with `disc_ir.backend.jit.HostJit` and call `main` through
 `disc_ir.runtime.RalContext(metadata_path=...)`.
 
 With `--target cuda` the host LLVM IR goes to `-o FILE` and the PTX of each
@@ -33,6 +33,7 @@ from typing import TextIO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from disc_ir import config
 from disc_ir.api import (
     METADATA_FILE_NAME,
     CompileError,
@@ -173,7 +174,7 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
             kernels = lowered.gpu_kernels
             extra = {"translate to LLVM IR": lowered.times.get("translate", 0.0)}
             if args.emit == "llvm-opt":
-                from disc_ir.codegen.llvm_backend import optimize_llvm_ir
+                from disc_ir.backend.optimize import optimize_llvm_ir
 
                 t0 = time.perf_counter()
                 text = optimize_llvm_ir(text)
@@ -221,6 +222,7 @@ def _lower_mlir(source: str | Path, args: argparse.Namespace, trace: _Trace) -> 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    config.warn_unknown_switches()
     try:
         return run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
@@ -228,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - an internal error: report, no traceback
-        if os.environ.get("DISC_IR_DEBUG"):
+        if config.flag("DISC_IR_DEBUG"):
             raise
         sys.stderr.write(
             f"disc-compile: internal error: {type(exc).__name__}: {exc}\n"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import os
 import re
 import sys
 import time
@@ -30,6 +29,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from disc_ir import config
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.pass_pipeline import (
@@ -43,7 +43,7 @@ from disc_ir.ir.pass_pipeline import (
 )
 from disc_ir.ir.printer import MlirPrinter
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.transforms.registry import is_pass_name, pass_infos, pass_names
+from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 
@@ -416,6 +416,7 @@ def _op_location(module: ModuleOp, op) -> tuple[int, int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    config.warn_unknown_switches()
     try:
         code = run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
@@ -423,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - an internal error: report, no traceback
-        if os.environ.get("DISC_IR_DEBUG"):
+        if config.flag("DISC_IR_DEBUG"):
             raise
         sys.stderr.write(
             f"disc-opt: internal error: {type(exc).__name__}: {exc}\n"

@@ -7,8 +7,8 @@
 Each entry gives the pass's command-line name, its summary (the first line of
 its docstring), its options with types and defaults (as `disc-opt
 --list-passes` prints them), the module that implements it, and the section of
-the pass-pipeline walkthrough (seed 001, "A Walkthrough of the BladeDISC Pass
-Pipeline") it implements. `SEED_SECTIONS` below is that table: a pass missing
+BladeDISC's pass pipeline walkthrough (its docs/developers/pass_pipeline.md,
+"A Walkthrough of the BladeDISC Pass Pipeline") it implements. `SEED_SECTIONS` below is that table: a pass missing
 from it makes generation fail, so a new pass is documented when it is added.
 """
 
@@ -18,12 +18,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from disc_ir.transforms.registry import builtin_passes, pass_options, pass_summary
+from disc_ir.passes.registry import builtin_passes, pass_options, pass_summary
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "docs" / "passes.md"
 
-# Walkthrough sections (seed 001), as headings "Phase > Subsection".
+# Sections of BladeDISC's pass pipeline walkthrough, as headings "Phase > Subsection".
 _TF = "Pass Pipeline Walkthrough > TF-to-HLO Passes"
 _SHAPE = "HLO graph optimization & placement > ShapeSimplifier pass"
 _PLACE = "HLO graph optimization & placement > Placement Passes"
@@ -159,7 +159,7 @@ def render() -> str:
         "",
         f"disc-ir registers {len(passes)} passes. Each runs alone from `disc-opt --<name>` or inside",
         "`-pass-pipeline='builtin.module(...)'`; options are written `--<name>{opt=value ...}`.",
-        "The section column names the part of the pass-pipeline walkthrough (seed 001) the pass implements.",
+        "The section column names the part of BladeDISC's pass pipeline walkthrough the pass implements.",
         "",
         "| pass | summary | walkthrough section |",
         "| --- | --- | --- |",

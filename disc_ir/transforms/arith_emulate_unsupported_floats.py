@@ -36,7 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 _FLOAT_TYPES: dict[str, Attribute] = {
     "bf16": BFloat16Type(),

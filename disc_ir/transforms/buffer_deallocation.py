@@ -50,7 +50,7 @@ from disc_ir.analysis.buffer_alias import (
 from disc_ir.analysis.buffer_placement import heap_allocs, insert_dealloc_after_last_use
 from disc_ir.analysis.dominance import DominanceInfo, successors
 from disc_ir.analysis.liveness import Liveness
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _value_block(value: SSAValue) -> Block:

@@ -55,7 +55,7 @@ from disc_ir.dialects.hlo_attrs import (
     ints,
 )
 from disc_ir.ir.mhlo_builder import MhloBuilder
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 _ERF_ALPHA = (
     -2.72614225801306e-10,

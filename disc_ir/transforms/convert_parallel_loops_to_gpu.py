@@ -44,10 +44,10 @@ from xdsl.passes import ModulePass
 from xdsl.traits import MemoryEffectKind, get_effects
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.codegen.gpu_mapping import MAPPING_ATTR
 from disc_ir.dialects.upstream.gpu import LaunchOp, TerminatorOp
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.gpu_map_parallel_loops import MAPPING_ATTR
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: position of each processor's id among the 12 `gpu.launch` body arguments
 _ID_ARG = {

@@ -33,8 +33,8 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import SwitchLowering
 
 from disc_ir.ir import builders
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
 
 
 def _inline_reduction(

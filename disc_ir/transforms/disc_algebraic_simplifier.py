@@ -55,8 +55,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
-from disc_ir.config import env_flag
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
 from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds its elementwise op classes from a table at import
     BroadcastInDimOp,
@@ -67,8 +67,9 @@ from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds
 )
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.greedy import GreedyConfig
 
 _BROADCASTS = ("mhlo.broadcast", "mhlo.broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim")
 _MAX_POWER_EXPANSION = 8
@@ -577,7 +578,7 @@ def _patterns_for(func: Operation) -> dict[str, tuple[RewritePattern, ...]]:
         "mhlo.select": (SelectSimplifier(),),
         "mhlo.convert": (ConvertOfConvert(),),
     }
-    if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
+    if config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL"):
         table["mhlo.constant"] = (FoldBroadcastSqrtOfConstant(),)
     return table
 

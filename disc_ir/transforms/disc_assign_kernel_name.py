@@ -28,44 +28,21 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.analysis.fusion_pattern import parent_fusion
-from disc_ir.transforms.disc_outline_cpu_kernel import fusion_full_name
-from disc_ir.transforms.registry import register_pass
+from disc_ir.codegen.kernel_names import fusion_full_name, kernel_func
+from disc_ir.fusion.pattern import parent_fusion
+from disc_ir.passes.registry import register_pass
 
 LAUNCH_FUNC = "gpu.launch_func"
-
-
-def kernel_func(module: builtin.ModuleOp, launch: Operation) -> Operation:
-    """The `gpu.func` `launch` calls."""
-    kernel = launch.kernel  # type: ignore[attr-defined]  # a gpu.launch_func / gpu.func, found by op name
-    assert isinstance(kernel, SymbolRefAttr)
-    gpu_module = SymbolTable.lookup_symbol(module, kernel.root_reference)
-    if gpu_module is None or gpu_module.name != "gpu.module":
-        raise DiagnosticException(
-            f"'gpu.launch_func' op kernel module '{kernel.root_reference.data}' is undefined"
-        )
-    if len(kernel.nested_references) != 1:
-        raise DiagnosticException("'gpu.launch_func' op expected a @module::@kernel reference")
-    leaf = kernel.nested_references.data[0]
-    gpu_func = SymbolTable.lookup_symbol(gpu_module, leaf)
-    if gpu_func is None or gpu_func.name != "gpu.func":
-        raise DiagnosticException(
-            f"'gpu.launch_func' op kernel function '{leaf.data}' is undefined in "
-            f"'{kernel.root_reference.data}'"
-        )
-    return gpu_func
 
 
 def rename_kernel(module: builtin.ModuleOp, launch: Operation, name: str) -> None:
     """Rename the kernel of `launch` to `name` and point `launch` at it
     (`processLaunchFuncOp`)."""
     func = kernel_func(module, launch)
-    func.sym_name = StringAttr(name)  # type: ignore[attr-defined]  # a gpu.launch_func / gpu.func, found by op name
-    kernel = launch.kernel  # type: ignore[attr-defined]  # a gpu.launch_func / gpu.func, found by op name
-    launch.kernel = SymbolRefAttr(kernel.root_reference, [StringAttr(name)])  # type: ignore[attr-defined]  # a gpu.launch_func / gpu.func, found by op name
+    func.sym_name = StringAttr(name)  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
+    kernel = launch.kernel  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
+    launch.kernel = SymbolRefAttr(kernel.root_reference, [StringAttr(name)])  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
 
 
 def assign_kernel_names(module: builtin.ModuleOp) -> None:
@@ -77,7 +54,7 @@ def assign_kernel_names(module: builtin.ModuleOp) -> None:
             rename_kernel(module, launch, full_name + (f"_{i}" if i else ""))
     outside = [op for op in module.walk() if op.name == LAUNCH_FUNC and parent_fusion(op) is None]
     for i, launch in enumerate(outside):
-        old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]  # a gpu.launch_func / gpu.func, found by op name
+        old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
         rename_kernel(module, launch, f"gKernel_{i}_{old}")
 
 

@@ -56,7 +56,7 @@ from disc_ir.analysis.buffer_alias import (
 )
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 GPU_GLOBAL = AddressSpaceAttr(AddressSpace.GLOBAL)
 

@@ -25,7 +25,7 @@ from disc_ir.analysis.buffer_alias import BufferViewFlowAnalysis, is_memref
 from disc_ir.analysis.buffer_placement import insert_dealloc_after_last_use
 from disc_ir.analysis.dominance import DominanceInfo
 from disc_ir.analysis.liveness import Liveness
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 CANDIDATE_OPS: frozenset[str] = frozenset({"lmhlo_disc.custom_call_v2"})
 """Ops whose memref results are buffers allocated by the op."""

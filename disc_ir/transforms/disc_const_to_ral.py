@@ -23,7 +23,7 @@ and every use of `%buf` is replaced by `%r`. `<name>` is
 BladeDISC; a splat's raw data is one element, i1 is widened to i8), the
 device is `gpu` for a `#gpu.address_space` buffer, else `cpu`, and `<index>`
 numbers the distinct names per device in order of appearance. The contents
-are written to the metadata file (format: `disc_ir.analysis.ral_metadata`);
+are written to the metadata file (format: `disc_ir.runtime.ral_metadata`);
 an empty `metadata-file-name` writes no file. Global names skip symbols
 already in the module.
 """
@@ -53,7 +53,10 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
-from disc_ir.analysis.ral_metadata import (
+from disc_ir.dialects.disc_ral import DispatchOp
+from disc_ir.ir.attrs import inherent_attr
+from disc_ir.passes.registry import register_pass
+from disc_ir.runtime.ral_metadata import (
     MetadataEntry,
     const_md5,
     const_unique_name,
@@ -61,9 +64,6 @@ from disc_ir.analysis.ral_metadata import (
     element_type_code,
     write_metadata,
 )
-from disc_ir.dialects.disc_ral import DispatchOp
-from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.registry import register_pass
 
 
 def _inside(op: Operation, name: str) -> bool:

@@ -2,7 +2,7 @@
 
 BladeDISC's DiscLowerGpuOpsToNVVMOpsPass (disc_lower_gpu_ops_to_nvvm_ops.cc):
 inside every `gpu.module`, the GPU ops go to NVVM (see
-`disc_ir/transforms/lowering/gpu_to_nvvm.py`: special registers, barriers,
+`disc_ir/conversion/gpu_to_nvvm.py`: special registers, barriers,
 shuffles) and func/memref/arith/math/cf go to the llvm dialect with the same
 patterns as the host (`disc-to-llvm`). The `gpu.module` op itself stays, now
 holding `llvm.func`s (and `llvm.mlir.global`s), for `disc-gpu-kernel-to-blob`.
@@ -10,7 +10,7 @@ holding `llvm.func`s (and `llvm.mlir.global`s), for `disc-gpu-kernel-to-blob`.
 Math: BladeDISC links libdevice (`__nv_expf`, ...). disc-ir has no libdevice,
 so transcendental math is expanded first, in the kernel modules only:
 `tan`, `sinh`, `cosh`, `asin`, `acos`, `log10`, `powf` into simpler math
-(`lowering/gpu_math.py`), then the polynomial approximations of
+(`conversion/gpu_math.py`), then the polynomial approximations of
 `disc-math-approximation` (`exp`, `log`, `tanh`, `erf`, `sin`, `cos`,
 `atan2`, ... on f32/f16/bf16); what is left becomes LLVM intrinsics the
 NVPTX backend selects natively (`sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `roundeven`, `round`,
@@ -41,17 +41,17 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.transforms.disc_math_approximation import approximate_math
-from disc_ir.transforms.disc_to_llvm import expand_descriptors
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.lowering.arith_to_llvm import arith_to_llvm_patterns
-from disc_ir.transforms.lowering.cf_to_llvm import cf_to_llvm_patterns
-from disc_ir.transforms.lowering.func_to_llvm import func_to_llvm_patterns
-from disc_ir.transforms.lowering.gpu_math import gpu_math_patterns
-from disc_ir.transforms.lowering.gpu_to_nvvm import gpu_to_nvvm_patterns
-from disc_ir.transforms.lowering.math_to_llvm import math_to_llvm_patterns
-from disc_ir.transforms.lowering.memref_to_llvm import memref_to_llvm_patterns
-from disc_ir.transforms.registry import register_pass
+from disc_ir.conversion.arith_to_llvm import arith_to_llvm_patterns
+from disc_ir.conversion.cf_to_llvm import cf_to_llvm_patterns
+from disc_ir.conversion.func_to_llvm import func_to_llvm_patterns
+from disc_ir.conversion.gpu_math import gpu_math_patterns
+from disc_ir.conversion.gpu_to_nvvm import gpu_to_nvvm_patterns
+from disc_ir.conversion.host_to_llvm import expand_descriptors
+from disc_ir.conversion.math_to_llvm import math_to_llvm_patterns
+from disc_ir.conversion.memref_to_llvm import memref_to_llvm_patterns
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.math_approximation import approximate_math
 
 #: LLVM intrinsics the NVPTX backend selects natively (others would need a libm call,
 #: which aborts LLVM's instruction selection): base name -> float types allowed (None: any)

@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.mhlo import ComputeReshapeShapeOp
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _index_const(value: int) -> arith.ConstantOp:

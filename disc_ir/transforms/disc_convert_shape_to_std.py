@@ -36,11 +36,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.ir import builders
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.shape_reification import DimValue, ShapeBuilder, op_attr
 
 
 def _static_extent_count(value: SSAValue) -> int | None:

@@ -24,7 +24,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 class UnrollGenerate(RewritePattern):

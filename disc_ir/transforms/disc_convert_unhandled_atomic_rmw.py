@@ -40,7 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from disc_ir.dialects.upstream.memref import AtomicRMWOp, AtomicYieldOp, GenericAtomicRMWOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: `atomic_rmw` kinds without an LLVM `atomicrmw` equivalent
 UNHANDLED_KINDS = frozenset({"mulf", "muli"})

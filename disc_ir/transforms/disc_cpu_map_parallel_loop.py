@@ -26,12 +26,12 @@ from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir.codegen.loop_utils import (
     SMALL_CPU_KERNEL_ATTR,
     constant_index_value,
     parent_of_name,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 MAX_ITERATIONS_SMALL_PARALLEL = 64
 MAX_ITERATIONS_SMALL_FOR = 8

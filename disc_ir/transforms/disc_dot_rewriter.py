@@ -45,8 +45,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, i64_elements, ints
 from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp, TransposeOp
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.greedy import GreedyConfig
 
 
 def _dot_dims(

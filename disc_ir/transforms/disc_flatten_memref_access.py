@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir.codegen.loop_utils import (
     OpBuilder,
     create_offset_load,
     create_offset_store,
@@ -37,7 +37,7 @@ from disc_ir.analysis.loop_utils import (
     shape_values,
 )
 from disc_ir.dialects.disc_shape import LinearizeOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _flattenable(op: Operation, value_type: object) -> bool:

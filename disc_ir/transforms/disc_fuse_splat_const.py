@@ -31,9 +31,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import parent_fusion
+from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def is_splat_constant(op: Operation) -> bool:

@@ -38,7 +38,6 @@ fusions; `DISC_DEBUG_MAX_FUSION_NUMBER=N` applies only the first N.
 from __future__ import annotations
 
 import bisect
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -50,8 +49,13 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir import config
 from disc_ir.analysis.buffer_alias import buffer_writes, is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir.analysis.graph_cycles import GraphCycles
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
+from disc_ir.config import shape_constraint_ir_enabled
+from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
+from disc_ir.fusion.pattern import (
     FusionPattern,
     OpFacts,
     fusion_body_ops,
@@ -62,35 +66,23 @@ from disc_ir.analysis.fusion_pattern import (
     result_buffer,
     set_fusion_attrs,
 )
-from disc_ir.analysis.fusion_strategies import make_fusion_pipeline
-from disc_ir.analysis.fusion_strategy_base import (
+from disc_ir.fusion.strategies import make_fusion_pipeline
+from disc_ir.fusion.strategy_base import (
     REFUSE_ALL,
     FusionStrategy,
     PlacementAwareFusionStrategy,
 )
-from disc_ir.analysis.graph_cycles import GraphCycles
-from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
-from disc_ir.config import env_flag, shape_constraint_ir_enabled
-from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def horizontal_fusion_enabled() -> bool:
     """`DISC_ENABLE_HORIZONTAL_FUSION`, on unless set false (BladeDISC's default)."""
-    return env_flag("DISC_ENABLE_HORIZONTAL_FUSION")
+    return config.flag("DISC_ENABLE_HORIZONTAL_FUSION")
 
 
 def mem_intensive_opt_enabled() -> bool:
     """`DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL`, on unless set false (BladeDISC's default)."""
-    return env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
-
-
-def _env_int(name: str) -> int | None:
-    raw = os.environ.get(name)
-    try:
-        return int(raw) if raw is not None else None
-    except ValueError:
-        return None
+    return config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
 
 
 def is_inplace(op: Operation) -> bool:
@@ -747,7 +739,7 @@ class DiscFusionPass(ModulePass):
         pipeline = make_fusion_pipeline(
             self.gpu_enabled, self.fusion_strategy, self.mlir_compute_intensive_codegen
         )
-        max_fusions = _env_int("DISC_DEBUG_MAX_FUSION_NUMBER")
+        max_fusions = config.get_optional_int("DISC_DEBUG_MAX_FUSION_NUMBER")
         total = 0
         made_from: dict[Operation, FusionPattern] = {}
         for block in _blocks_to_fuse(f):
@@ -759,7 +751,7 @@ class DiscFusionPass(ModulePass):
             remaining = None if max_fusions is None else max(0, max_fusions - total)
             apply_fusion_plan(plan, remaining, made_from)
             total += len(plan)
-        expected = _env_int("DISC_EXPECTED_KERNELS_IN_UT")
+        expected = config.get_optional_int("DISC_EXPECTED_KERNELS_IN_UT")
         if expected is not None and expected >= 0 and expected != total:
             raise DiagnosticException(
                 f"@{f.sym_name.data}: fusion pattern number is not as expected "

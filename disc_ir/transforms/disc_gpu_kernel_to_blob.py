@@ -4,8 +4,8 @@ BladeDISC's GpuKernelToBlobPass (disc_gpu_kernel_to_blob.cc). Each
 `gpu.module`, already in the llvm dialect (`disc-convert-gpu-to-nvvm`), is
 translated to LLVM IR for `nvptx64-nvidia-cuda`, optimized at O3 and emitted
 as PTX for `sm_<gpu-sm-cc-major><gpu-sm-cc-minor>` by LLVM's NVPTX backend
-(llvmlite), then assembled by `ptxas` into a cubin (`disc_ir/codegen/
-nvptx_backend.py`). The blob is attached to the `gpu.module` as a string
+(llvmlite), then assembled by `ptxas` into a cubin (`disc_ir/backend/
+ptx.py`). The blob is attached to the `gpu.module` as a string
 attribute:
 
 * JIT mode: `gpu.binary` (BladeDISC's kGpuBinaryAttrName; option
@@ -36,8 +36,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.codegen.llvm_backend import BackendError
-from disc_ir.codegen.nvptx_backend import (
+from disc_ir.backend.ptx import (
     PtxasError,
     assemble_cubin,
     compile_ptx,
@@ -45,7 +44,8 @@ from disc_ir.codegen.nvptx_backend import (
     kernel_llvm_ir,
     nvptx_target_machine,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.backend.target import BackendError
+from disc_ir.passes.registry import register_pass
 
 GPU_BINARY_ATTR = "gpu.binary"
 """BladeDISC's kGpuBinaryAttrName."""

@@ -7,7 +7,7 @@ tests run `-disc-hlo-legalize-to-lhlo -hlo-legalize-to-lhlo`). Converted:
   `sparse_reshape`, `sparse_fill_empty_rows`, `sparse_segment_reduction`,
   `sparse_segment_reduction_with_empty_rows`, `where` -> the `lmhlo_disc` op of
   the same name on the operand buffers plus one `memref.alloc` per result,
-  sized by the op's shape function (`disc_ir.analysis.shape_inference`);
+  sized by the op's shape function (`disc_ir.rewriting.shape_reification`);
 * `mhlo_disc.custom_call` -> `lmhlo_disc.custom_call` (outputs allocated the
   same way, `operand_segment_sizes` = [#args, #results]);
 * `mhlo_disc.custom_call_v2` -> `lmhlo_disc.custom_call_v2` whose results are
@@ -48,7 +48,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.bufferization import (
+from disc_ir.conversion.bufferization import (
     allocate_results,
     cleanup_materializations,
     is_tensor_type,
@@ -56,10 +56,10 @@ from disc_ir.analysis.bufferization import (
     replace_with_buffers,
     to_buffer,
 )
-from disc_ir.analysis.shape_inference import DimValue, ShapeBuilder, op_attr
 from disc_ir.dialects import lmhlo_disc
 from disc_ir.ir import builders
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.shape_reification import DimValue, ShapeBuilder, op_attr
 
 LMHLO_DISC_OPS: dict[str, type[Operation]] = {
     op.name: op for op in lmhlo_disc.LMHLO_DISC.operations

@@ -26,11 +26,11 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import FusionType, fusion_type_of
 from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import InlineError, inline_fusion
 from disc_ir.codegen.shared_lowering import is_shared_duplicate
-from disc_ir.transforms.registry import register_pass
+from disc_ir.fusion.pattern import FusionType, fusion_type_of
+from disc_ir.passes.registry import register_pass
 
 _ALLOWED_LEFTOVERS = frozenset({"lmhlo.terminator", "lmhlo_disc.printf"})
 

@@ -5,11 +5,11 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
 `shape_constraint_graph` and compute-intensive fusion functions):
 
 * `lmhlo.sort` (never fused) is lowered by the CPU sort schedule
-  (`disc_ir.transforms.codegen.sort`: a stable merge sort per row, the
+  (`disc_ir.codegen.sort`: a stable merge sort per row, the
   comparator evaluated on scalars), which BladeDISC does not have; a sort
   placed on the GPU is an error (`mhlo-place-ops` puts sorts on the host).
 * `lmhlo.scatter` (never fused) is lowered by the CPU scatter schedule
-  (`disc_ir.transforms.codegen.scatter`: the operand copied into the output,
+  (`disc_ir.codegen.scatter`: the operand copied into the output,
   then a serial loop over the updates with the update computation evaluated
   on scalars, windows that do not fit skipped as XLA skips them), which
   BladeDISC does not have either; a scatter on the GPU is an error.
@@ -27,7 +27,7 @@ BladeDISC's DiscLhloLegalizeRootsToParallelLoops
   the loop nests are emitted inside the fusion, before its last root, and the
   lmhlo ops no loop reads are erased; the others stay for
   `disc-input-inline-fusion`. CPU schedules
-  (`disc_ir.transforms.codegen`):
+  (`disc_ir.codegen`):
 
   - kLoop: `loop_schedule.lower_loop_cpu` (multi-dimensional parallel loop);
     with `disc_vectorize_or_tile_hint = v > 1` the tiled form (parallel loop
@@ -71,9 +71,30 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.analysis import codegen_hints
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
+from disc_ir.codegen import codegen_hints
+from disc_ir.codegen.cleanup import fold_greedily
+from disc_ir.codegen.col_reduction import lower_col_reduction_cpu
+from disc_ir.codegen.common import LoweringError, erase_ops, fusion_block
+from disc_ir.codegen.gpu_col_reduction import emit_init_loops, lower_col_reduction_gpu
+from disc_ir.codegen.gpu_row_reduction import lower_row_reduction_gpu
+from disc_ir.codegen.gpu_stitch import lower_stitch_gpu
+from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
+from disc_ir.codegen.loop_schedule import (
+    lower_loop_1d,
+    lower_loop_cpu,
+    lower_loop_tiled,
+)
+from disc_ir.codegen.row_reduction import lower_row_reduction_cpu
+from disc_ir.codegen.scalar import UnsupportedOp
+from disc_ir.codegen.scatter import lower_scatter
+from disc_ir.codegen.shared_lowering import is_shared_duplicate
+from disc_ir.codegen.sort import lower_sort
+from disc_ir.codegen.stitch_cpu import lower_stitch_cpu
+from disc_ir.config import shape_constraint_ir_enabled
+from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
+from disc_ir.fusion.pattern import (
     FusionPattern,
     FusionType,
     fusion_type_of,
@@ -82,28 +103,7 @@ from disc_ir.analysis.fusion_pattern import (
     is_rank2_row_reduction,
     set_fusion_attrs,
 )
-from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH, ShapeAnalysis
-from disc_ir.codegen.cleanup import fold_greedily
-from disc_ir.codegen.input_inline import clean_unused_lhlo_ops
-from disc_ir.codegen.scalar import UnsupportedOp
-from disc_ir.codegen.shared_lowering import is_shared_duplicate
-from disc_ir.config import shape_constraint_ir_enabled
-from disc_ir.dialects.lmhlo import FusionOp, TerminatorOp
-from disc_ir.transforms.codegen.col_reduction import lower_col_reduction_cpu
-from disc_ir.transforms.codegen.common import LoweringError, erase_ops, fusion_block
-from disc_ir.transforms.codegen.gpu_col_reduction import emit_init_loops, lower_col_reduction_gpu
-from disc_ir.transforms.codegen.gpu_row_reduction import lower_row_reduction_gpu
-from disc_ir.transforms.codegen.gpu_stitch import lower_stitch_gpu
-from disc_ir.transforms.codegen.loop_schedule import (
-    lower_loop_1d,
-    lower_loop_cpu,
-    lower_loop_tiled,
-)
-from disc_ir.transforms.codegen.row_reduction import lower_row_reduction_cpu
-from disc_ir.transforms.codegen.scatter import lower_scatter
-from disc_ir.transforms.codegen.sort import lower_sort
-from disc_ir.transforms.codegen.stitch_cpu import lower_stitch_cpu
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: Functions holding a compute-intensive (dot) fusion are skipped (`kFuncCompIntensFusionAttr`).
 COMP_INTENS_FUSION_ATTR = "disc.comp_intens_fusion"

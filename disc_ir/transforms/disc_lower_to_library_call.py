@@ -94,8 +94,9 @@ from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.hlo_attrs import ConvDimensionNumbersAttr, DotDimensionNumbersAttr, ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.canonicalize import GreedyConfig, apply_canonicalization
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.greedy import GreedyConfig
 
 SMALL_BUFFER_BYTES = 128
 
@@ -736,7 +737,7 @@ def _emit_attr(attr: Attribute, out: bytearray) -> bool:
 
 
 def _emit_dense(attr: DenseIntOrFPElementsAttr, out: bytearray) -> bool:
-    from disc_ir.analysis.ral_metadata import dense_raw_data
+    from disc_ir.runtime.ral_metadata import dense_raw_data
 
     raw = dense_raw_data(attr)
     if raw is None:

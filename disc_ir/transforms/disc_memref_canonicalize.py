@@ -24,8 +24,8 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.block_order import OpOrder
 from disc_ir.ir import builders
-from disc_ir.transforms.canonicalize import region_dce
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.dead_ops import region_dce
 
 SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
 

@@ -23,7 +23,7 @@ from xdsl.dialects import builtin, memref
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
-from disc_ir.transforms.registry import get_pass, register_pass
+from disc_ir.passes.registry import get_pass, register_pass
 
 MAX_ITERATIONS = 4096
 

@@ -38,9 +38,9 @@ from xdsl.pattern_rewriter import (
 
 from disc_ir.analysis.buffer_alias import buffer_writes, is_view_like
 from disc_ir.analysis.dominance import DominanceInfo
-from disc_ir.analysis.loop_utils import constant_index_value
 from disc_ir.analysis.placement import is_gpu_memref
-from disc_ir.transforms.registry import register_pass
+from disc_ir.codegen.loop_utils import constant_index_value
+from disc_ir.passes.registry import register_pass
 
 
 def _scalar_index(indices: tuple[SSAValue, ...] | list[SSAValue]) -> int | None:

@@ -42,9 +42,9 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, SymbolRefAttr
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
-from disc_ir.analysis.loop_utils import CPU_KERNEL_FUNC_ATTR
+from disc_ir.codegen.loop_utils import CPU_KERNEL_FUNC_ATTR
 from disc_ir.ir.structural_key import StructuralKey, append_structure, identical_symbols
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: stands for the kernel's own name in its fingerprint
 _SELF = ("@self",)

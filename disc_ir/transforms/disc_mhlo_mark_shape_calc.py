@@ -41,7 +41,7 @@ from disc_ir.analysis.placement import (
     true_attr,
     tuple_size,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 _ALWAYS_SHAPE_OPS = frozenset({"mhlo.get_dimension_size", "tensor.from_elements", "tensor.extract"})
 _NOT_PROPAGATED = frozenset({"tensor.dim", "shape.shape_of"})

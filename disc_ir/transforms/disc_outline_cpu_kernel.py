@@ -65,7 +65,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir.codegen.kernel_names import fusion_full_name
+from disc_ir.codegen.loop_utils import (
     CPU_KERNEL_FUNC_ATTR,
     SMALL_CPU_KERNEL_ATTR,
     OpBuilder,
@@ -76,24 +77,13 @@ from disc_ir.dialects.disc_ral import CpuLaunchOp, RalExecutionContextType
 from disc_ir.dialects.upstream.scf import ParallelOp
 from disc_ir.ir import builders
 from disc_ir.ir.types import memref_type
-from disc_ir.transforms.registry import get_pass, register_pass
+from disc_ir.passes.registry import get_pass, register_pass
 
 FUSION_NAME_ATTR = "disc.fusion.name"
 FUSION_TAG_ATTR = "disc.fusion.tag"
 
 #: Ops cloned into the kernel rather than passed to it.
 SINKABLE_OPS = ("arith.constant", "memref.dim", "arith.select", "arith.cmpi")
-
-
-def fusion_full_name(fusion: Operation) -> str:
-    """`<disc.fusion.name>[___<disc.fusion.tag>]` ("" without a name)."""
-    name = fusion.attributes.get(FUSION_NAME_ATTR)
-    if not isinstance(name, StringAttr):
-        return ""
-    tag = fusion.attributes.get(FUSION_TAG_ATTR)
-    if isinstance(tag, StringAttr):
-        return f"{name.data}___{tag.data}"
-    return name.data
 
 
 def kernel_name(index: int, loop: Operation, func_name: str) -> str:

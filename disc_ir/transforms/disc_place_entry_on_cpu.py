@@ -36,7 +36,7 @@ from disc_ir.analysis.placement import (
     OUTPUT_PLACEMENTS_ATTR,
     split_placement_list,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def host_placements(text: str) -> str:

@@ -2,7 +2,7 @@
 
 `disc-ral-inject-execution-context{entry-func-name=main}`, BladeDISC's
 RalInjectExecutionContextPass (ral_inject_execution_context.cc), extended as
-the RAL design document describes:
+BladeDISC's docs/developers/runtime_abstraction_layer.md describes:
 
 - The entry function becomes `func.func @main(%ctx: !disc_ral.context)` with
   no results. Argument #i is received by
@@ -52,7 +52,7 @@ from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import RalExecutionContextType, RecvInputOp, SendOutputOp
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 _READ_ONLY_USERS = frozenset(
     {

@@ -31,7 +31,7 @@ from disc_ir.analysis.buffer_alias import (
     is_lmhlo_op,
     is_view_like,
 )
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 def _only_writes(op: Operation, aliases: set[SSAValue]) -> bool:

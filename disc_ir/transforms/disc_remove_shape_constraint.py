@@ -27,8 +27,8 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
 
 _CONSTRAINTS = frozenset(["shape.cstr_broadcastable", "shape.cstr_eq", "mhlo.cstr_reshapable"])
 

@@ -46,11 +46,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.buffer_alias import is_view_like
-from disc_ir.analysis.fusion_pattern import is_gpu_memref
-from disc_ir.analysis.loop_utils import OpBuilder
+from disc_ir.codegen.kernel_names import kernel_func
+from disc_ir.codegen.loop_utils import OpBuilder
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr, FuncOp, LaunchFuncOp
-from disc_ir.transforms.disc_assign_kernel_name import kernel_func
-from disc_ir.transforms.registry import register_pass
+from disc_ir.fusion.pattern import is_gpu_memref
+from disc_ir.passes.registry import register_pass
 
 REVISED_SUFFIX = "_revised"
 

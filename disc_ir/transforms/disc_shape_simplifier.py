@@ -60,10 +60,10 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.folding import fold_op, materialize_constant
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.patterns import OWN_DIALECTS, canonicalization_patterns
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.folding import fold_op, materialize_constant
+from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.patterns import OWN_DIALECTS, canonicalization_patterns
 
 MAX_ROUNDS = 32
 

@@ -3,7 +3,7 @@
 `disc-specialize-fusion-with-speculation` (BladeDISC's
 DiscSpecializeFusionWithSpeculationPass) makes several copies of an
 `lmhlo.fusion`, each with different codegen hint attributes
-(`disc_ir.analysis.codegen_hints`), puts them in the branches of an `scf.if`
+(`disc_ir.codegen.codegen_hints`), puts them in the branches of an `scf.if`
 and emits, in front of it, the host-side computation of the runtime-shape
 predicate choosing the version:
 
@@ -72,8 +72,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from disc_ir.analysis import codegen_hints as hints
-from disc_ir.analysis.fusion_pattern import (
+from disc_ir import config
+from disc_ir.codegen import codegen_hints as hints
+from disc_ir.codegen.loop_utils import DYNAMIC, new_if
+from disc_ir.fusion.pattern import (
     FusionPattern,
     FusionType,
     fusion_body_ops,
@@ -83,12 +85,10 @@ from disc_ir.analysis.fusion_pattern import (
     is_rank2_col_reduction,
     is_rank2_row_reduction,
 )
-from disc_ir.analysis.loop_utils import DYNAMIC, new_if
-from disc_ir.config import env_flag
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: A predicate term: known at compile time (int / bool) or an SSA value.
 Term = int | bool | SSAValue
@@ -496,7 +496,7 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
         operand = reduce_op.operands[0]
         block_size = hints.THREADS_ROW_REDUCTION
         b = PredicateBuilder(fusion)
-        if env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL") and self._device_known():
+        if config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL") and self._device_known():
             warps = self.max_threads_per_core // block_size * self.core_count // hints.WARP_SIZE
             rows, cols = b.dim(operand, 0), b.dim(operand, 1)
             cond1 = b.cmp("slt", rows, warps // 4)
@@ -524,7 +524,7 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
             return
         if hints.has_hint(fusion, hints.VECTORIZE_OR_TILE_HINT):
             return
-        mem_opt = env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
+        mem_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
         ftype = fusion_type_of(fusion)
         if ftype not in (FusionType.LOOP, FusionType.ROW_REDUCTION, FusionType.STITCH):
             return

@@ -46,7 +46,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.bufferization import (
+from disc_ir.conversion.bufferization import (
     ExtractOfToTensor,
     cleanup_materializations,
     memref_type_for,
@@ -55,8 +55,8 @@ from disc_ir.analysis.bufferization import (
 )
 from disc_ir.dialects.upstream.memref import CastOp as MemrefCastOp
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
 
 
 def _static_tensor(t) -> TensorType | None:

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 
 @register_pass

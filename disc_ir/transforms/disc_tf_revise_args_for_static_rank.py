@@ -35,7 +35,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.analysis.shape_analysis import set_value_type
 from disc_ir.dialects.mhlo import ConstantOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 INPUT_SHAPE_ATTR = "disc.input_shape"
 INPUT_VALUE_ATTR = "disc.input_value"

@@ -30,9 +30,9 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.transforms.lowering.llvm_common import strides_and_offset
-from disc_ir.transforms.lowering.memref_to_llvm import dropped_subview_dims
-from disc_ir.transforms.registry import register_pass
+from disc_ir.conversion.llvm_common import strides_and_offset
+from disc_ir.conversion.memref_to_llvm import dropped_subview_dims
+from disc_ir.passes.registry import register_pass
 
 Mixed = int | SSAValue
 

@@ -43,11 +43,11 @@ from disc_ir.dialects.upstream.gpu import (
     ReturnOp,
     ThreadIdOp,
 )
-from disc_ir.transforms.gpu_launch_sink_index_computations import (
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.gpu_launch_sinking import (
     sink_operations_into_launch,
     used_values_defined_above,
 )
-from disc_ir.transforms.registry import register_pass
 
 _DIMS = (xgpu.DimensionEnum.X, xgpu.DimensionEnum.Y, xgpu.DimensionEnum.Z)
 

@@ -18,16 +18,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
-from xdsl.dialects.gpu import LoopDimMapAttr, ProcessorAttr, ProcessorEnum
+from xdsl.dialects.gpu import ProcessorEnum
 from xdsl.dialects.scf import ParallelOp
-from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
-from disc_ir.transforms.registry import register_pass
-
-MAPPING_ATTR = "mapping"
-"""The attribute holding one `#gpu.loop_dim_map` per loop dimension (MLIR's `getMappingAttrName`)."""
+from disc_ir.codegen.gpu_mapping import MAPPING_ATTR, set_mapping
+from disc_ir.passes.registry import register_pass
 
 MAP_GRID, MAP_BLOCK, SEQUENTIAL = 0, 1, 2
 _LEVELS = (
@@ -50,14 +46,6 @@ def _is_nested_in_parallel(op: ParallelOp) -> bool:
             return True
         parent = parent.parent_op()
     return False
-
-
-def set_mapping(op: ParallelOp, processors: list[ProcessorEnum]) -> None:
-    """Map dimension `i` of `op` to `processors[i]` (identity map and bound)."""
-    identity = AffineMapAttr(AffineMap.identity(1))
-    op.attributes[MAPPING_ATTR] = ArrayAttr(
-        [LoopDimMapAttr(ProcessorAttr(p), identity, identity) for p in processors]
-    )
 
 
 def map_parallel_op(op: ParallelOp, level: int = MAP_GRID) -> None:

@@ -38,7 +38,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
 from disc_ir.dialects.mhlo import DynamicReshapeOp, ReduceOp, ReshapeOp
 from disc_ir.ir.builders import index_constant
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 #: the integer type of the computed shapes (upstream's shapeScalarType)
 SHAPE_SCALAR_TYPE = IntegerType(32)

@@ -10,7 +10,7 @@ allocated before it: `%r = mhlo.abs %x : tensor<?x?xf32>` becomes
     "lmhlo.abs"(%x, %r) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
 Dynamic sizes come from the shape functions of
-`disc_ir.analysis.shape_inference` (MLIR's `reifyReturnTypeShapes`);
+`disc_ir.rewriting.shape_reification` (MLIR's `reifyReturnTypeShapes`);
 attributes are kept. `mhlo.dot` gets explicit `dot_dimension_numbers`;
 `mhlo.reduce` / `mhlo.reduce_window` bodies are converted too (0-d buffer
 arguments, one extra output argument per result, results written with
@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.analysis.bufferization import (
+from disc_ir.conversion.bufferization import (
     ConvertFuncBoundaries,
     allocate_results,
     cleanup_materializations,
@@ -51,7 +51,7 @@ from disc_ir.analysis.bufferization import (
 )
 from disc_ir.dialects import lmhlo
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, rank_of
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 LMHLO_OPS: dict[str, type[Operation]] = {op.name: op for op in lmhlo.LMHLO.operations}
 

@@ -28,9 +28,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, RecursivelySpeculatable, is_side_effect_free
 from xdsl.traits import is_speculatable as xdsl_is_speculatable
 
-from disc_ir.transforms.folding import constant_value
-from disc_ir.transforms.folding.ints import int_value
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.folding import constant_value
+from disc_ir.rewriting.folding.ints import int_value
 
 
 def loop_regions(op: Operation) -> list[Region]:

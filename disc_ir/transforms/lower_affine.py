@@ -36,8 +36,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from disc_ir.transforms.greedy import greedy_applier
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.greedy import greedy_applier
 
 
 class _Builder:

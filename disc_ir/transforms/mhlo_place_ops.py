@@ -67,7 +67,7 @@ from disc_ir.analysis.placement import (
     tuple_size,
 )
 from disc_ir.dialects.mhlo_disc import D2HOp, H2DOp
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 # ops whose placement follows the element type of one dominant operand
 _PLACE_RULES: dict[str, int] = {

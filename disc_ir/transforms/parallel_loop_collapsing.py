@@ -7,7 +7,7 @@ count of dimension K (`ceildivsi(ub - lb, step)`, simplified when the lower
 bound is the constant 0 or the step the constant 1); the original induction
 variables are recovered with `arith.remsi` / `arith.divsi` (the last
 dimension varying fastest) and mapped back through `iv * step + lb`. See
-`disc_ir.analysis.loop_utils.collapse_parallel_loop`. With
+`disc_ir.codegen.loop_utils.collapse_parallel_loop`. With
 `DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL` set, loops of `kStitch` / `kTransform`
 fusions are left alone.
 """
@@ -21,13 +21,13 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import StringAttr
 from xdsl.passes import ModulePass
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir import config
+from disc_ir.codegen.loop_utils import (
     collapse_parallel_loop,
     innermost_parallel_loops,
     parent_of_name,
 )
-from disc_ir.config import env_flag
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
 
@@ -40,7 +40,7 @@ class ParallelLoopCollapsingPass(ModulePass):
     name = "disc-parallel-loop-collapsing"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        stitch_opt = env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
+        stitch_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
         for func in [o for o in op.walk() if o.name == "func.func"]:
             for ploop in innermost_parallel_loops(func):
                 if stitch_opt:

@@ -3,7 +3,7 @@
 BladeDISC's ParallelLoopTiling (MLIR's pass with an in-bound-check mode).
 Every innermost `scf.parallel` without reductions is split into an outer
 loop stepping by `step * tile` and an inner loop over one tile (see
-`disc_ir.analysis.loop_utils.tile_parallel_loop`):
+`disc_ir.codegen.loop_utils.tile_parallel_loop`):
 
     scf.parallel (%i) = (%lb) to (%ub) step (%s * T) {
       scf.parallel (%j) = (%c0) to (%s * T) step (%s) {
@@ -31,14 +31,14 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.passes import ModulePass
 
-from disc_ir.analysis.loop_utils import (
+from disc_ir import config
+from disc_ir.codegen.loop_utils import (
     CTA_SIZE_HINT_ATTR,
     innermost_parallel_loops,
     parent_of_name,
     tile_parallel_loop,
 )
-from disc_ir.config import env_flag
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
 
@@ -60,7 +60,7 @@ class ParallelLoopTilingPass(ModulePass):
     }
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        stitch_opt = env_flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
+        stitch_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
         for func in [o for o in op.walk() if o.name == "func.func"]:
             for ploop in innermost_parallel_loops(func):
                 if ploop.initVals:

@@ -44,7 +44,7 @@ from disc_ir.analysis.buffer_alias import (
 from disc_ir.analysis.buffer_placement import find_deallocs
 from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.ir import builders
-from disc_ir.transforms.registry import register_pass
+from disc_ir.passes.registry import register_pass
 
 INDEX_BITWIDTH = 64
 

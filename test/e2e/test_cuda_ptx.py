@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from disc_ir.codegen.nvptx_backend import find_ptxas
+from disc_ir.backend.ptx import find_ptxas
 
 from .cuda_graphs import e2e_graphs
 

@@ -293,7 +293,7 @@ def test_inspection_and_dump_dir(tmp_path):
 
 
 def test_disc_compile_writes_llvm_ir_and_constants(tmp_path, capsys):
-    from disc_ir.codegen.llvm_backend import HostJit
+    from disc_ir.backend.jit import HostJit
     from disc_ir.runtime import RalContext
     from disc_ir.tools.disc_compile import main
 

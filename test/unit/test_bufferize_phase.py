@@ -17,7 +17,7 @@ from xdsl.ir import Attribute
 
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
-from disc_ir.transforms.registry import get_pass
+from disc_ir.passes.registry import get_pass
 
 TUTORIAL = Path(__file__).resolve().parents[2] / "examples" / "tutorial.mlir"
 

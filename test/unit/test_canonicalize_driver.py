@@ -1,6 +1,6 @@
 """The canonicalize / cse drivers' fast paths agree with xDSL's reference algorithms.
 
-- `canonicalize.region_dce` (one-sweep liveness) erases exactly what xDSL's
+- `disc_ir.rewriting.dead_ops.region_dce` (one-sweep liveness) erases exactly what xDSL's
   `region_dce` (iterated `LiveSet`) erases, cyclic dead values and nested
   regions included;
 - `cse`'s scoped table of known ops: an op known in a nested region is not
@@ -24,8 +24,8 @@ from disc_ir.ir.context import make_context
 from disc_ir.ir.fingerprint import FixedPoints, fingerprint
 from disc_ir.ir.parser import parse_module
 from disc_ir.ir.printer import MlirPrinter
-from disc_ir.transforms.canonicalize import region_dce
-from disc_ir.transforms.cse import cse
+from disc_ir.rewriting.cse import cse
+from disc_ir.rewriting.dead_ops import region_dce
 
 DCE_INPUT = """
 func.func @f(%arg0: index, %arg1: memref<?xf32>) -> index {

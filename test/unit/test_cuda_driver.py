@@ -31,7 +31,7 @@ from disc_ir.runtime.dispatch import call_api
 from disc_ir.runtime.drivers import cuda
 from disc_ir.runtime.gpu_allocator import CachingDeviceAllocator, bin_size
 from disc_ir.runtime.kernels.cublas_gemm import CUBLAS_OP_N, CUBLAS_OP_T, plan_row_major_gemm
-from disc_ir.runtime.memref import MemRefDescriptor
+from disc_ir.runtime.memref import MemRefDescriptor, contiguous_strides
 
 HAS_GPU = cuda_available()
 gpu = pytest.mark.skipif(not HAS_GPU, reason="no CUDA device")
@@ -940,7 +940,7 @@ def test_gpu_cublas_gemm(dtype, element, tol):
 
             def desc(d, element=element):
                 return MemRefDescriptor(
-                    d.ptr, d.ptr, 0, d.shape, cuda._contiguous(d.shape), ScalarType(element)
+                    d.ptr, d.ptr, 0, d.shape, contiguous_strides(d.shape), ScalarType(element)
                 )
 
             call_api(ec, name, ec, 0, desc(da), desc(db), desc(dc), tp_a, tp_b, False)

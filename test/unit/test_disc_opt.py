@@ -14,8 +14,8 @@ from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from disc_ir.passes.registry import register_pass
 from disc_ir.tools.disc_opt import run
-from disc_ir.transforms.registry import register_pass
 
 SIMPLE = """
 func.func @f(%a: i32) -> i32 {

@@ -1,4 +1,4 @@
-"""Unit tests of disc_ir.transforms.folding: MLIR's fold semantics for arith ops."""
+"""Unit tests of disc_ir.rewriting.folding: MLIR's fold semantics for arith ops."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.test import TestOp as _TestOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from disc_ir.transforms.folding import constant_value, fold_op
-from disc_ir.transforms.folding.ints import INDEX_WIDTH, make_int_attr
+from disc_ir.rewriting.folding import constant_value, fold_op
+from disc_ir.rewriting.folding.ints import INDEX_WIDTH, make_int_attr
 
 i1, i8, i32, i64 = IntegerType(1), IntegerType(8), IntegerType(32), IntegerType(64)
 index = IndexType()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from xdsl.printer import Printer
 
-import disc_ir.analysis.fusion_strategy_base as base
+import disc_ir.fusion.strategy_base as base
 import disc_ir.transforms.disc_fusion as fusion
 from disc_ir.api import load_module, make_context, phase_passes
 

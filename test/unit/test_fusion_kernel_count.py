@@ -20,11 +20,11 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from disc_ir.analysis.fusion_pattern import FusionPattern, FusionType, fusion_body_ops
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
+from disc_ir.fusion.pattern import FusionPattern, FusionType, fusion_body_ops
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
-from disc_ir.transforms.registry import get_pass
+from disc_ir.passes.registry import get_pass
 
 H = 64  # hidden size
 F = 256  # MLP size
@@ -428,7 +428,7 @@ def test_fusions_are_named_by_their_signature_without_a_new_analysis(
     """Each fusion the pass makes is named `<func>_<signature>_<n>`, the
     signature of its pattern as re-read from the IR, without the strategy
     analysing the fusion again for it."""
-    from disc_ir.analysis.fusion_pattern import fusion_name, generate_signature
+    from disc_ir.fusion.pattern import fusion_name, generate_signature
 
     def no_reanalysis(*_args: object) -> FusionPattern:
         raise AssertionError("a made fusion was analysed again to name it")

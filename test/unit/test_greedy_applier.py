@@ -1,4 +1,4 @@
-"""`disc_ir.transforms.greedy.greedy_applier` is xDSL's greedy applier with a
+"""`disc_ir.rewriting.greedy.greedy_applier` is xDSL's greedy applier with a
 cheaper dead-op check: the same ops are erased, the patterns run as before."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from disc_ir.api import make_context, parse_module, print_module
-from disc_ir.transforms.greedy import greedy_applier
+from disc_ir.rewriting.greedy import greedy_applier
 
 SOURCE = """
 func.func @f(%m: memref<?xf32>, %i: index, %x: f32) -> index {

@@ -14,8 +14,9 @@ from xdsl.dialects import func, llvm
 
 import disc_ir
 from disc_ir.api import load_module, lower_to_llvm_ir, make_context, phase_passes
+from disc_ir.backend.jit import BackgroundObject
+from disc_ir.backend.target import BackendError
 from disc_ir.codegen import kernel_split
-from disc_ir.codegen.llvm_backend import BackendError, BackgroundObject
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -118,18 +119,18 @@ def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interva
     the interval it found, errors included."""
     import sys
 
-    from disc_ir.codegen import llvm_backend
+    from disc_ir.backend import jit
 
     before = sys.getswitchinterval()
-    assert llvm_backend.WORKER_SWITCH_INTERVAL < before
+    assert jit.WORKER_SWITCH_INTERVAL < before
     seen: list[float] = []
-    original = llvm_backend.parse_llvm_ir
+    original = jit.parse_llvm_ir
 
     def spy(text: str):  # noqa: ANN202 - an llvmlite module
         seen.append(sys.getswitchinterval())
         return original(text)
 
-    llvm_backend.parse_llvm_ir = spy  # type: ignore[assignment]
+    jit.parse_llvm_ir = spy  # type: ignore[assignment]
     try:
         works = [BackgroundObject("define void @f() { ret void }") for _ in range(2)]
         for work in works:
@@ -138,7 +139,7 @@ def test_background_compile_hands_the_gil_over_promptly_and_restores_the_interva
         with pytest.raises(BackendError):
             failing.result()
     finally:
-        llvm_backend.parse_llvm_ir = original  # type: ignore[assignment]
+        jit.parse_llvm_ir = original  # type: ignore[assignment]
     # (CPython keeps the interval in microseconds)
-    assert seen == pytest.approx([llvm_backend.WORKER_SWITCH_INTERVAL] * 3)
+    assert seen == pytest.approx([jit.WORKER_SWITCH_INTERVAL] * 3)
     assert sys.getswitchinterval() == before

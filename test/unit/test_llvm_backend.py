@@ -10,17 +10,14 @@ import re
 import numpy as np
 import pytest
 
-from disc_ir.codegen.llvm_backend import (
-    BackendError,
-    HostJit,
-    module_to_llvm_ir,
-    optimize_llvm_ir,
-    parse_llvm_ir,
-)
+from disc_ir.backend.jit import HostJit
+from disc_ir.backend.optimize import optimize_llvm_ir
+from disc_ir.backend.target import BackendError, parse_llvm_ir
+from disc_ir.backend.translate import module_to_llvm_ir
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
+from disc_ir.passes.registry import get_pass
 from disc_ir.runtime import RalContext, RalContextOptions, RalInputError
-from disc_ir.transforms.registry import get_pass
 
 
 def lower(

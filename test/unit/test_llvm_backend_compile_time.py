@@ -9,14 +9,10 @@ import re
 
 from xdsl.dialects import llvm
 
-from disc_ir.codegen.llvm_backend import (
-    HostJit,
-    identical_functions,
-    jit_target_machine,
-    module_to_llvm_ir,
-    optimize_split,
-    parse_llvm_ir,
-)
+from disc_ir.backend.jit import HostJit, jit_target_machine
+from disc_ir.backend.optimize import optimize_split
+from disc_ir.backend.target import parse_llvm_ir
+from disc_ir.backend.translate import identical_functions, module_to_llvm_ir
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
 
@@ -84,7 +80,7 @@ def test_identical_functions_merge_callees_then_callers():
 def test_only_functions_sharing_an_outline_get_structural_keys(monkeypatch):
     """Functions of a type or op count no other function has are never keyed
     (their keys cost a walk and a deep hash each)."""
-    import disc_ir.codegen.llvm_backend as backend
+    import disc_ir.backend.translate as backend
 
     source = (
         SOURCE
@@ -113,7 +109,7 @@ llvm.func @lone(%a: i64, %b: i64) -> i64 {
 def test_llvm_types_are_memoized_by_value():
     from xdsl.dialects.builtin import i64
 
-    from disc_ir.codegen.llvm_backend import llvm_type
+    from disc_ir.backend.translate import llvm_type
 
     a = llvm.LLVMStructType.from_type_list([llvm.LLVMPointerType(), i64])
     b = llvm.LLVMStructType.from_type_list([llvm.LLVMPointerType(), i64])
@@ -158,7 +154,7 @@ def test_outlined_ral_glue_is_compiled_with_the_host_part():
     """Functions named with the RAL host-glue prefix go to the host part (the
     cheap pipeline, O0 machine code) with the entry, the rest to the kernels
     part; the two objects link into one library that runs."""
-    from disc_ir.codegen.llvm_backend import _split_host_functions
+    from disc_ir.backend.optimize import _split_host_functions
     from disc_ir.runtime.abi import HOST_GLUE_PREFIX
 
     glue = f"{HOST_GLUE_PREFIX}call.k"

@@ -1,4 +1,4 @@
-"""The cheap `llvm` op constructors (`disc_ir.transforms.lowering.llvm_builders`)
+"""The cheap `llvm` op constructors (`disc_ir.conversion.llvm_builders`)
 make exactly the ops xDSL's constructors make: same operands, result types,
 properties and attributes, so the lowering's output does not depend on which
 one built an op."""
@@ -10,7 +10,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import f32, i32, i64
 from xdsl.ir import Block, Operation
 
-from disc_ir.transforms.lowering import llvm_builders as builders
+from disc_ir.conversion import llvm_builders as builders
 
 
 def _same(built: Operation, reference: Operation) -> None:

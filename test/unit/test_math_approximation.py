@@ -39,7 +39,7 @@ from xdsl.ir import Operation, SSAValue
 
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import DiscParser
-from disc_ir.transforms.registry import get_pass
+from disc_ir.passes.registry import get_pass
 
 _CMPF = {
     "oeq": np.equal,

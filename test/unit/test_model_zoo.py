@@ -8,7 +8,7 @@ that test/models/export_models.py wrote from zoo.py is compiled once with
 each dynamic executable also runs at the model's 2 `extra_sizes` against
 `jax.jit(fn)` computed here.
 
-Tolerance (issue 7: relative error <= 1e-4 against XLA): elementwise
+Tolerance (the benchmark's target: relative error <= 1e-4 against XLA): elementwise
 `rtol=1e-4` with `atol = 1e-5 * max|expected|`, and the relative error
 `max|actual - expected| / max|expected|` at most 1e-4.
 """

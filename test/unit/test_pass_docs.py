@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from disc_ir.passes.registry import builtin_passes
 from disc_ir.tools import pass_docs
-from disc_ir.transforms.registry import builtin_passes
 
 
 def test_passes_md_is_up_to_date() -> None:

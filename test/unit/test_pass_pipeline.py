@@ -75,7 +75,7 @@ def test_build_pass_errors() -> None:
     from xdsl.passes import ModulePass
 
     from disc_ir.ir.pass_pipeline import build_pass
-    from disc_ir.transforms import registry
+    from disc_ir.passes import registry
 
     @dataclass(frozen=True)
     class _Probe(ModulePass):

@@ -6,14 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from disc_ir.passes import registry
 from disc_ir.tools import gen_pass_table
-from disc_ir.transforms import registry
 
 
 def test_pass_table_is_up_to_date() -> None:
     current = gen_pass_table.DEFAULT_OUT.read_text()
     assert current == gen_pass_table.render(), (
-        "disc_ir/transforms/pass_table.py is stale: run `python -m disc_ir.tools.gen_pass_table`"
+        "disc_ir/passes/pass_table.py is stale: run `python -m disc_ir.tools.gen_pass_table`"
     )
 
 
@@ -44,8 +44,8 @@ def test_disc_opt_startup_imports_no_pass_module() -> None:
     passes = {m for m in loaded if m.startswith("disc_ir.transforms.")}
     assert passes <= {
         "disc_ir.transforms",
-        "disc_ir.transforms.registry",
-        "disc_ir.transforms.pass_table",
+        "disc_ir.passes.registry",
+        "disc_ir.passes.pass_table",
     }
     assert "disc_ir.runtime" not in loaded
 

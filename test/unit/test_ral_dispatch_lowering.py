@@ -24,17 +24,17 @@ from xdsl.dialects.builtin import (
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.utils.exceptions import DiagnosticException
 
-from disc_ir.dialects.disc_ral import RalExecutionContextType
-from disc_ir.ir.context import make_context
-from disc_ir.ir.parser import DiscParser
-from disc_ir.ir.printer import MlirPrinter
-from disc_ir.transforms.lowering.ral_dispatch_to_llvm import (
+from disc_ir.conversion.ral_dispatch_to_llvm import (
     RalDispatchToLLVM,
     encode_ral_api_name,
     llvm_type_for,
     memref_descriptor_type,
     ral_type_code,
 )
+from disc_ir.dialects.disc_ral import RalExecutionContextType
+from disc_ir.ir.context import make_context
+from disc_ir.ir.parser import DiscParser
+from disc_ir.ir.printer import MlirPrinter
 
 
 @pytest.mark.parametrize(

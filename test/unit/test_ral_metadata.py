@@ -1,4 +1,4 @@
-"""The RAL metadata file (disc_ir.analysis.ral_metadata) and the RAL passes' errors."""
+"""The RAL metadata file (disc_ir.runtime.ral_metadata) and the RAL passes' errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from disc_ir.analysis.ral_metadata import (
+from disc_ir.runtime.ral_metadata import (
     MetadataEntry,
     MetadataFormatError,
     const_md5,
@@ -62,7 +62,7 @@ def test_md5_is_bladedisc_hash():
 
 def test_reader_needs_no_xdsl():
     code = (
-        "import sys; import disc_ir.analysis.ral_metadata as m; "
+        "import sys; import disc_ir.runtime.ral_metadata as m; "
         "assert not [k for k in sys.modules if k.startswith('xdsl')], 'xdsl imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from disc_ir import config
 from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
 from disc_ir.runtime.constants import materialize_constant
 from disc_ir.runtime.context import (
@@ -41,7 +42,13 @@ from disc_ir.runtime.context import (
     RalError,
     RalInputError,
 )
-from disc_ir.runtime.memref import MemRefDescriptor, numpy_dtype, numpy_view
+from disc_ir.runtime.drivers.buffers import BufferRefcounts, reshaped_alias
+from disc_ir.runtime.memref import (
+    MemRefDescriptor,
+    numpy_dtype,
+    numpy_view,
+    write_contiguous_descriptor,
+)
 from disc_ir.runtime.native import (
     CONST_ENTRY_WORDS,
     CPU_LAUNCH_NAME,
@@ -114,7 +121,7 @@ def _madvise() -> Any:
 def huge_pages_wanted() -> bool:
     """``DISC_CPU_HUGE_PAGES=1``: keep numpy's transparent-huge-page request on
     large RAL buffers (default off, see `aligned_empty`)."""
-    return os.environ.get("DISC_CPU_HUGE_PAGES", "0").strip().lower() in ("1", "true", "on")
+    return config.flag("DISC_CPU_HUGE_PAGES")
 
 
 def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
@@ -125,9 +132,9 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
     which this undoes before anything touches the buffer (unless
     `huge_pages_wanted`). Where the kernel compacts memory synchronously for
     such regions (``transparent_hugepage/defrag = madvise``), a call's first
-    writes to a fresh output stalled for up to six times as long as with
-    ordinary pages (200 MB of outputs: 50 or 330 ms with huge pages, from one
-    process to the next, against 105 ms without).
+    writes to a fresh output stalled on that compaction, for a time that
+    varied from one process to the next, where ordinary pages fault in
+    steadily.
     """
     nbytes = max(1, nbytes)
     owner = np.empty(nbytes + alignment, dtype=np.uint8)
@@ -193,18 +200,16 @@ class CachingAllocator:
             return sum(len(v) for v in self._free.values())
 
 
-class CpuExecState:
-    """Per-execution CPU bookkeeping: reference counts of the buffers it allocated."""
+class CpuExecState(BufferRefcounts):
+    """Per-execution CPU bookkeeping: reference counts of the buffers it allocated
+    (``given`` holds the blocks handed to returned output arrays) and the addresses
+    of its inputs."""
 
-    __slots__ = ("given", "input_addresses", "kept", "output_blocks", "refcounts")
+    __slots__ = ("input_addresses",)
 
     def __init__(self) -> None:
-        self.refcounts: dict[int, int] = {}
-        self.output_blocks: set[int] = set()
-        # Blocks handed to returned output arrays (by address).
-        self.given: dict[int, Block] = {}
+        super().__init__()
         self.input_addresses: set[int] = set()
-        self.kept: list[Any] = []
 
 
 # ---------------------------------------------------------------------------
@@ -218,14 +223,9 @@ _POOL_LOCK = threading.Lock()
 
 def default_num_threads() -> int:
     """``OMP_NUM_THREADS`` if set (as BladeDISC reads it), else the number of cores."""
-    value = os.environ.get("OMP_NUM_THREADS")
-    if value:
-        try:
-            n = int(value)
-            if n > 0:
-                return n
-        except ValueError:
-            pass
+    n = config.get_optional_int("OMP_NUM_THREADS")
+    if n is not None and n > 0:
+        return n
     return os.cpu_count() or 1
 
 
@@ -246,10 +246,7 @@ Task = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _min_units_per_core() -> int:
-    try:
-        return max(1, int(os.environ.get("DISC_MIN_NUM_UNIT_PER_CORE", "1")))
-    except ValueError:
-        return 1
+    return max(1, config.get_int("DISC_MIN_NUM_UNIT_PER_CORE"))
 
 
 def partition_index_space(
@@ -418,9 +415,8 @@ class CpuDriver(Driver):
         with self.allocator.lock:
             # Temporaries the compiled code did not free (and outputs never collected,
             # e.g. after an error) end with the call.
-            for address in state.refcounts:
+            for address in state.drain():
                 self.allocator.free(address)
-            state.refcounts.clear()
             if not self.context.options.cache_workspace_mem_across_execution:
                 self.allocator.release_free()
 
@@ -430,7 +426,7 @@ class CpuDriver(Driver):
         state = self.state(exec_ctx)
         with self.allocator.lock:
             block = self.allocator.alloc(nbytes)
-            state.refcounts[block.address] = 1
+            state.track(block.address)
             return block.address
 
     def alloc_persistent(self, nbytes: int) -> Block:
@@ -444,14 +440,7 @@ class CpuDriver(Driver):
             block = self.allocator.live.get(address)
             if block is not None and block.persistent:
                 return
-            count = state.refcounts.get(address)
-            if count is None:
-                return
-            if count > 1:
-                state.refcounts[address] = count - 1
-                return
-            del state.refcounts[address]
-            if address not in state.output_blocks:
+            if state.drop_reference(address):
                 self.allocator.free(address)
 
     def inc_ref(self, exec_ctx: ExecutionContext, address: int) -> None:
@@ -459,9 +448,8 @@ class CpuDriver(Driver):
             return
         state = self.state(exec_ctx)
         with self.allocator.lock:
-            if address in state.refcounts:
-                state.refcounts[address] += 1
-            # Inputs and persistent buffers are borrowed: never freed by the call.
+            # Inputs and persistent buffers are borrowed: never counted.
+            state.add_reference(address)
 
     def raw_alloc(self, nbytes: int) -> int:
         return self.allocator.alloc(nbytes, persistent=True).address
@@ -499,8 +487,7 @@ class CpuDriver(Driver):
     def send_output(self, exec_ctx: ExecutionContext, index: int, desc: MemRefDescriptor) -> None:
         state = self.state(exec_ctx)
         with self.allocator.lock:
-            if desc.aligned in state.refcounts:
-                state.output_blocks.add(desc.aligned)
+            state.mark_output(desc.aligned)
         exec_ctx.outputs[index] = (self.name, desc)
 
     def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
@@ -517,10 +504,8 @@ class CpuDriver(Driver):
                 block = self.allocator.live.get(desc.aligned)
                 if block is not None and not block.persistent:
                     self.allocator.detach(desc.aligned)
-                    state.refcounts.pop(desc.aligned, None)
-                    state.output_blocks.discard(desc.aligned)
                     # Other outputs sharing this buffer view the same block.
-                    state.given[desc.aligned] = block
+                    state.hand_over(desc.aligned, block)
                 else:
                     block = None
             if block is None:
@@ -618,7 +603,7 @@ class CpuDriver(Driver):
 
 def cpu_driver(exec_ctx: ExecutionContext) -> CpuDriver:
     """The CPU driver of ``exec_ctx``'s RAL context."""
-    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]
+    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]  # the context registered this driver under DRIVER_NAME
 
 
 # ---------------------------------------------------------------------------
@@ -709,7 +694,7 @@ def ral_cpu_kernel_launch(
 def ral_cpu_inc_ref(ctx: Ctx, stream: PVoid, value: MemRef[N, T]) -> MemRef[N, T]:
     """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}___m{N}d{T}``: one more reference to the
     buffer (a bitcast that aliases it)."""
-    cpu_driver(ctx).inc_ref(ctx, value.aligned)
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     return value
 
 
@@ -724,18 +709,9 @@ def ral_cpu_inc_ref_reshape(
 ) -> MemRef[M, T]:
     """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}_m1di64___m{M}d{T}``: an aliasing reshape of a
     contiguous buffer to the sizes in ``shape``."""
-    sizes = tuple(int(v) for v in numpy_view(shape))
-    if len(sizes) != M:
-        raise RalError(f"inc_ref: target shape {sizes} is not of rank {M}")
-    if int(np.prod(sizes, dtype=np.int64)) != value.num_elements:
-        raise RalError(f"inc_ref: cannot reshape {value.sizes} to {sizes}")
-    cpu_driver(ctx).inc_ref(ctx, value.aligned)
-    strides = [1] * M
-    for i in range(M - 2, -1, -1):
-        strides[i] = strides[i + 1] * sizes[i + 1]
-    return MemRefDescriptor(
-        value.allocated, value.aligned, value.offset, sizes, tuple(strides), value.element
-    )
+    reshaped = reshaped_alias(value, shape, M)
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
+    return reshaped
 
 
 @ral_api("ral_const", "cpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1), skip_on_error=False)
@@ -764,24 +740,6 @@ _I64C = ctypes.c_int64
 _I32C = ctypes.c_int32
 
 
-def _descriptor_words(rank: int) -> type:
-    return ctypes.c_int64 * (3 + 2 * rank)
-
-
-def _write_contiguous_descriptor(address: int, data: int, shape: tuple[int, ...]) -> None:
-    """Stores ``{data, data, 0, shape, row-major strides}`` at ``address``."""
-    rank = len(shape)
-    words = _descriptor_words(rank).from_address(address)
-    words[0] = data
-    words[1] = data
-    words[2] = 0
-    stride = 1
-    for i in range(rank - 1, -1, -1):
-        words[3 + i] = shape[i]
-        words[3 + rank + i] = stride
-        stride *= shape[i]
-
-
 def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
     def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
         index = _I64C.from_address(slots[1]).value
@@ -798,7 +756,7 @@ def _fast_recv_input(generic: Any, dtype: np.dtype, rank: int) -> Any:
                 data = array.__array_interface__["data"][0]
                 state.input_addresses.add(data)
                 state.kept.append(array)
-                _write_contiguous_descriptor(slots[2], data, array.shape)
+                write_contiguous_descriptor(slots[2], data, array.shape)
                 return
         generic(exec_ctx, slots)
 
@@ -830,7 +788,7 @@ def _fast_const(generic: Any, element: ScalarType, rank: int) -> Any:
             if array is None or array.ndim != rank or not array.size:
                 return
         else:
-            _write_contiguous_descriptor(slots[4], array.ctypes.data, array.shape)
+            write_contiguous_descriptor(slots[4], array.ctypes.data, array.shape)
         index = _I32C.from_address(slots[3]).value
         _remember_const(driver, name_address, index, array.ctypes.data, array.shape)
 
@@ -851,7 +809,7 @@ def _remember_const(
     base = 1 + index * CONST_ENTRY_WORDS
     rank = len(shape)
     table[base + 1] = rank
-    _write_contiguous_descriptor(ctypes.addressof(table) + (base + 2) * 8, data, shape)
+    write_contiguous_descriptor(ctypes.addressof(table) + (base + 2) * 8, data, shape)
     table[base] = name_address
 
 

@@ -4,8 +4,8 @@ parallelism from the RAL's own threads.
 numpy's wheels link OpenBLAS (``scipy-openblas``), whose worker threads
 busy-wait for a while after every call. Next to the RAL's kernel-launch pool
 (and XLA's or any other runtime's threads) that oversubscribes the cores: on
-a loaded 2-core machine a 256x256x1024 sgemm took 24-44 ms with OpenBLAS's two
-threads and 1.5 ms with one. As BladeDISC runs its CPU library calls on the
+a loaded machine a small sgemm then waits on spinning threads far longer than
+it computes. As BladeDISC runs its CPU library calls on the
 context's thread count (oneDNN on ``OMP_NUM_THREADS``), ``ral_gemm`` and
 ``ral_conv`` here split their matmuls into at most ``num_threads`` parts
 (batch matrices or row blocks) run on the RAL's thread pool, each a

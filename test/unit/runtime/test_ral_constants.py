@@ -71,8 +71,8 @@ def test_splat_and_errors():
 
 
 def test_real_metadata_file(tmp_path):
-    """A file written by disc_ir.analysis.ral_metadata, read by the default reader."""
-    ral_metadata = pytest.importorskip("disc_ir.analysis.ral_metadata")
+    """A file written by disc_ir.runtime.ral_metadata, read by the default reader."""
+    ral_metadata = pytest.importorskip("disc_ir.runtime.ral_metadata")
     from disc_ir.runtime.constants import default_metadata_reader
     from disc_ir.runtime.memref import numpy_view
 

@@ -38,7 +38,7 @@ SCRIPT = textwrap.dedent(
 
     # Constants from a metadata file (the reader is stdlib-only).
     import os, tempfile
-    from disc_ir.analysis import ral_metadata
+    from disc_ir.runtime import ral_metadata
     from disc_ir.runtime.dispatch import call_api
     from disc_ir.runtime.memref import numpy_view
 

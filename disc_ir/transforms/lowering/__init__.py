@@ -1,1 +1,0 @@
-"""Reusable lowering patterns shared by the conversion passes (no passes here)."""
