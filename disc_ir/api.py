@@ -134,14 +134,14 @@ def load_module(
         text = source
     from disc_ir.frontends.stablehlo import (
         StableHloImportError,
-        import_stablehlo,
         looks_like_stablehlo,
     )
+    from disc_ir.frontends.stablehlo import import_stablehlo as import_stablehlo_text
 
     try:
         if import_stablehlo and looks_like_stablehlo(text):
             # StableHLO (e.g. JAX's `lower(...).as_text()`): imported to mhlo.
-            return import_stablehlo(text, file_name=filename, ctx=ctx)
+            return import_stablehlo_text(text, file_name=filename, ctx=ctx)
         return parse_module(ctx, text, filename)
     except Diagnostic as diag:
         raise CompileError(str(diag)) from None

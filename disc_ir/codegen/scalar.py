@@ -23,6 +23,7 @@ magnitude bits flipped, compared as signed integers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast, overload
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
@@ -60,6 +61,10 @@ def is_bool(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
 
+@overload
+def signless(t: IntegerType) -> IntegerType: ...
+@overload
+def signless(t: Attribute) -> Attribute: ...
 def signless(t: Attribute) -> Attribute:
     """The signless integer type of `t`'s width (other types unchanged)."""
     if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
@@ -77,7 +82,7 @@ def cast_to(b: OpBuilder, value: SSAValue, t: Attribute) -> SSAValue:
 def constant(b: OpBuilder, t: Attribute, value: float | int) -> SSAValue:
     """`arith.constant value : t` (t a float, signless integer or index)."""
     if is_float(t):
-        return b.create(arith.ConstantOp(FloatAttr(float(value), t))).result  # type: ignore[arg-type]
+        return b.create(arith.ConstantOp(FloatAttr(float(value), cast(AnyFloat, t)))).result
     if isinstance(t, IntegerType | IndexType):
         if isinstance(t, IntegerType) and t.width.data == 1:
             value = -1 if value else 0
@@ -183,8 +188,8 @@ def _int_div_rem(b: OpBuilder, name: str, t: IntegerType, lhs: SSAValue, rhs: SS
         cls = arith.DivUIOp if is_unsigned(t) else arith.DivSIOp
         result = _op(b, cls(lhs, divisor))  # INT_MIN / 1 = INT_MIN on overflow
         return _op(b, arith.SelectOp(by_zero, constant(b, st, -1), result))
-    cls = arith.RemUIOp if is_unsigned(t) else arith.RemSIOp
-    result = _op(b, cls(lhs, divisor))  # x % 1 = 0 on overflow
+    rem_cls = arith.RemUIOp if is_unsigned(t) else arith.RemSIOp
+    result = _op(b, rem_cls(lhs, divisor))  # x % 1 = 0 on overflow
     return _op(b, arith.SelectOp(by_zero, lhs, result))
 
 
@@ -313,8 +318,8 @@ def convert(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAVal
         return _op(b, arith.TruncFOp(x, dst))
     if is_int(src) and is_float(dst):
         if is_unsigned(src) or is_bool(src):
-            return _op(b, arith.UIToFPOp(x, dst))
-        return _op(b, arith.SIToFPOp(x, dst))
+            return _op(b, arith.UIToFPOp(x, cast(AnyFloat, dst)))
+        return _op(b, arith.SIToFPOp(x, cast(AnyFloat, dst)))
     if is_float(src) and is_int(dst):
         return _float_to_int(b, x, src, dst)
     if is_int(src) and is_int(dst):

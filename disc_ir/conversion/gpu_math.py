@@ -50,18 +50,18 @@ def _sinh(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
     neg = e(arith.NegfOp(x))
     diff = e(arith.SubfOp(e(xmath.ExpM1Op(x)), e(xmath.ExpM1Op(neg))))
-    rw.replace(op, arith.MulfOp(diff, e.const(0.5, x.type)))  # type: ignore[arg-type]
+    rw.replace(op, arith.MulfOp(diff, e.const(0.5, x.type)))  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
 
 
 def _cosh(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
     neg = e(arith.NegfOp(x))
     total = e(arith.AddfOp(e(xmath.ExpOp(x)), e(xmath.ExpOp(neg))))
-    rw.replace(op, arith.MulfOp(total, e.const(0.5, x.type)))  # type: ignore[arg-type]
+    rw.replace(op, arith.MulfOp(total, e.const(0.5, x.type)))  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
 
 
 def _sqrt_one_minus_square(e: _Emit, x: SSAValue) -> SSAValue:
-    one = e.const(1.0, x.type)  # type: ignore[arg-type]
+    one = e.const(1.0, x.type)  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
     return e(xmath.SqrtOp(e(arith.SubfOp(one, e(arith.MulfOp(x, x))))))
 
 
@@ -77,20 +77,20 @@ def _acos(op: Operation, rw: PatternRewriter) -> None:
 
 def _log10(op: Operation, rw: PatternRewriter) -> None:
     e, (x,) = _Emit(rw, op), op.operands
-    scale = e.const(1.0 / pymath.log(10.0), x.type)  # type: ignore[arg-type]
+    scale = e.const(1.0 / pymath.log(10.0), x.type)  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
     rw.replace(op, arith.MulfOp(e(xmath.LogOp(x)), scale))
 
 
 def _powf(op: Operation, rw: PatternRewriter) -> None:
     e, (a, b) = _Emit(rw, op), op.operands
     t = a.type
-    zero, one, half = e.const(0.0, t), e.const(1.0, t), e.const(0.5, t)  # type: ignore[arg-type]
+    zero, one, half = e.const(0.0, t), e.const(1.0, t), e.const(0.5, t)  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
     magnitude = e(xmath.ExpOp(e(arith.MulfOp(b, e(xmath.LogOp(e(xmath.AbsFOp(a))))))))
     is_int = e(arith.CmpfOp(e(xmath.FloorOp(b)), b, "oeq"))
     half_b = e(arith.MulfOp(b, half))
     is_odd = e(arith.AndIOp(is_int, e(arith.CmpfOp(e(xmath.FloorOp(half_b)), half_b, "one"))))
     negated = e(arith.SelectOp(is_odd, e(arith.NegfOp(magnitude)), magnitude))
-    nan = e.const(float("nan"), t)  # type: ignore[arg-type]
+    nan = e.const(float("nan"), t)  # type: ignore[arg-type]  # the op's operand is a float (its type constraint)
     negative_base = e(arith.SelectOp(is_int, negated, nan))
     a_negative = e(arith.CmpfOp(a, zero, "olt"))
     value = e(arith.SelectOp(a_negative, negative_base, magnitude))

@@ -180,7 +180,7 @@ def _select_conditional(op: Operation, rewriter: Rewriter) -> bool:
     branches = [region.blocks.first for region in op.regions]
     if any(b is None or b.args or not _pure_branch(b) for b in branches):
         return False
-    values = [_inline_branch(b, op, rewriter) for b in branches]  # type: ignore[arg-type]
+    values = [_inline_branch(b, op, rewriter) for b in branches]  # type: ignore[arg-type]  # no None block: checked above
     builder = MhloBuilder(rewriter, op)
     selector = op.operands[0]
     if op.name == "mhlo.if":

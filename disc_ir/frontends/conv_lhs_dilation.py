@@ -44,7 +44,7 @@ def _expand(op: Operation, rewriter: Rewriter) -> bool:
     t = x.type
     if dnums is None or not isinstance(t, TensorType):
         return False
-    spatial = list(dnums.field("input_spatial_dimensions"))  # type: ignore[union-attr]
+    spatial = list(dnums.field("input_spatial_dimensions"))
     rank = len(t.get_shape())
     interior = [0] * rank
     for dim, d in zip(spatial, dilation, strict=True):

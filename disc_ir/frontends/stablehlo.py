@@ -220,7 +220,7 @@ def _as_i64_vector(value: SSAValue, anchor: Operation, rewriter: Rewriter) -> SS
         )
     ops: list[Operation] = []
     if t.get_element_type() != i64:
-        conv = mhlo.ConvertOp.create(operands=[value], result_types=[TensorType(i64, [])])
+        conv = mhlo.ConvertOp.create(operands=[value], result_types=[TensorType(i64, [])])  # type: ignore[attr-defined]  # mhlo builds its elementwise op classes from a table at import
         ops.append(conv)
         value = conv.results[0]
     reshape = mhlo.ReshapeOp.create(operands=[value], result_types=[TensorType(i64, [1])])
@@ -253,7 +253,7 @@ def lower_shape_assertion(op: Operation, rewriter: Rewriter) -> None:
         attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
         const = mhlo.ConstantOp(attr)
         rewriter.insert_op(const, InsertPoint.before(op))
-        values = const.results[0]
+        values: SSAValue = const.results[0]
     elif n == 1:
         values = parts[0]
     else:

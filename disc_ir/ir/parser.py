@@ -14,11 +14,13 @@ import struct
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ArrayAttr,
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
@@ -63,11 +65,11 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
     bit pattern (MLIR's `dense<0xFF800000> : tensor<f32>` is -inf)."""
 
     def to_float(self, parser, type=None):  # noqa: ANN001
-        return float(self.value)  # type: ignore[arg-type]
+        return float(self.value)
 
     def to_type(self, parser, type):  # noqa: ANN001
         if isinstance(type, AnyFloat):
-            bits = int(self.value)  # type: ignore[arg-type]
+            bits = int(self.value)
             if isinstance(type, BFloat16Type):
                 return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
             fmt = _FLOAT_BITS.get(builtin_type := type.__class__)
@@ -118,7 +120,7 @@ _TYPE_MEMO_LIMIT = 1 << 14
 @functools.cache
 def _dense_literal_type_constraint() -> AttrConstraint:
     """What xDSL's parser requires of a dense literal's type (built once)."""
-    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])  # type: ignore[misc]  # xDSL's own constraint; mypy cannot apply a generic type alias at run time
 
 
 class DiscParser(Parser):
@@ -291,16 +293,16 @@ class DiscParser(Parser):
             elif isinstance(loc, CallSiteLoc):
                 out = CallSiteLoc(resolve(loc.callee, depth + 1), resolve(loc.caller, depth + 1))
             elif isinstance(loc, FusedLoc):
-                out = FusedLoc([resolve(x, depth + 1) for x in loc.locations.data], loc.metadata)
+                out = FusedLoc([resolve(x, depth + 1) for x in cast(ArrayAttr, loc.locations).data], loc.metadata)  # type: ignore[arg-type]  # FusedLoc's converter takes the list
             cache[loc] = out
             return out
 
         for op in module.walk():
-            op.location = resolve(op.location)  # type: ignore[assignment]
+            op.location = resolve(op.location)  # type: ignore[assignment]  # resolve() maps a location to a location
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.args:
-                        arg.location = resolve(arg.location)  # type: ignore[assignment]
+                        arg.location = resolve(arg.location)
 
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
         text = self._current_token.text
@@ -342,9 +344,9 @@ class DiscParser(Parser):
             self.raise_error(
                 "Expected memref, vector or tensor type of integer, index, float, or complex type"
             )
-        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):
+        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):  # type: ignore[attr-defined]  # the constraint check above makes `type` shaped
             self.raise_error("Dense literal attribute should have a static shape.")
-        return type
+        return type  # type: ignore[return-value]  # the constraint check above makes `type` a ranked structure
 
     def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
         op = super()._parse_generic_operation(op_type)

@@ -134,7 +134,7 @@ class MlirPrinter(Printer):
         if self.mlir_names and self._names is None:
             root = op
             while root.parent_op() is not None:
-                root = root.parent_op()  # type: ignore[assignment]
+                root = root.parent_op()  # type: ignore[assignment]  # loop condition: parent_op() is not None
             self._names = compute_mlir_names(root)
 
     def print_ssa_value(self, value: SSAValue) -> str:

@@ -38,6 +38,7 @@ in turn (the rewrite runs to a fixed point).
 
 from __future__ import annotations
 
+import builtins
 import math as pymath
 import struct
 from collections.abc import Callable
@@ -209,7 +210,7 @@ class _Emitter:
         return res
 
     # building blocks
-    def frexp(self, arg: SSAValue, positive: bool = False) -> tuple[SSAValue, SSAValue]:
+    def frexp(self, arg: SSAValue, positive: builtins.bool = False) -> tuple[SSAValue, SSAValue]:
         """(fraction in [0.5, 1), exponent) of `arg`, both f32."""
         c126 = self.f32(126.0)
         half = self.f32(0.5)

@@ -15,13 +15,13 @@ diagnostic and exit 1, never a traceback.
 from __future__ import annotations
 
 import difflib
-import io
 import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -243,7 +243,7 @@ def run_passes(
     passes: Sequence[ModulePass],
     opts: Options,
     timings: list[PassTiming],
-    err: io.TextIOBase,
+    err: TextIO,
 ) -> None:
     """Run `passes` on `module`, verifying after each one when asked."""
     from disc_ir.codegen.shared_lowering import SharingFailed
@@ -309,7 +309,7 @@ def _chunks(text: str, split: bool) -> list[tuple[str, int]]:
     return out
 
 
-def _list_passes(out: io.TextIOBase) -> None:
+def _list_passes(out: TextIO) -> None:
     out.write("Available passes:\n")
     for info in pass_infos():
         out.write(f"  --{info.name}  -  {info.summary}\n")
@@ -346,7 +346,7 @@ def _timing_report(timings: list[PassTiming], total: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> int:
+def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     """disc-opt's main logic; returns the exit code."""
     try:
         opts = parse_args(argv)
@@ -435,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config.warn_unknown_switches()
     try:
-        code = run(argv, sys.stdout, sys.stderr)  # type: ignore[arg-type]
+        code = run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -240,7 +240,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
     ):
         return None
     rank = result.get_num_dims()
-    same = all(o.type.get_shape() == result.get_shape() for o in op.operands)  # type: ignore[attr-defined]
+    same = all(o.type.get_shape() == result.get_shape() for o in op.operands)  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
     if same and DYNAMIC_INDEX not in result.get_shape():
         return list(op.operands)
     explicit = op.attributes.get("broadcast_dimensions")
@@ -250,7 +250,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
 
         shapes = [
             _mapped_shape(b, o, ints(explicit), rank)
-            if explicit is not None and o.type.get_num_dims() != rank  # type: ignore[attr-defined]
+            if explicit is not None and o.type.get_num_dims() != rank  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             else b.shape_of(o)
             for o in op.operands
         ]
@@ -262,7 +262,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
             shape = bc.results[0]
     out: list[SSAValue] = []
     for value in op.operands:
-        k = value.type.get_num_dims()  # type: ignore[attr-defined]
+        k = value.type.get_num_dims()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
         if explicit is not None and k != rank:
             dims = list(ints(explicit))
         else:
@@ -281,8 +281,7 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         rewriter.replace_op(op, [], [value])
         return True
     if name == "chlo.constant":
-        value = op.attributes["value"]
-        c = b.op("mhlo.constant", [], op.results[0].type, {"value": value})
+        c = b.op("mhlo.constant", [], op.results[0].type, {"value": op.attributes["value"]})
         rewriter.replace_op(op, [], [c])
         return True
     if name == "chlo.constant_like":
@@ -301,10 +300,10 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         attrs: dict[str, Attribute] = {}
         if mnemonic == "compare":
             direction = op.attributes["comparison_direction"]
-            attrs["comparison_direction"] = ComparisonDirectionAttr(direction.data)  # type: ignore[attr-defined]
+            attrs["comparison_direction"] = ComparisonDirectionAttr(direction.data)  # type: ignore[attr-defined]  # the op's constraint: a comparison direction enum attribute
             kind = op.attributes.get("compare_type")
             if kind is not None:
-                attrs["compare_type"] = ComparisonTypeAttr(kind.data)  # type: ignore[attr-defined]
+                attrs["compare_type"] = ComparisonTypeAttr(kind.data)  # type: ignore[attr-defined]  # the op's constraint: a comparison type enum attribute
         if f"mhlo.{mnemonic}" not in _MHLO_NAMES():
             return False
         new = b.op(f"mhlo.{mnemonic}", operands, op.results[0].type, attrs)

@@ -182,7 +182,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         assert t is not None
         out_type = TensorType(t.element_type, shape)
         if not shape:
-            reshape = ReshapeOp.create(operands=[value], result_types=[out_type])
+            reshape: Operation = ReshapeOp.create(operands=[value], result_types=[out_type])
             rewriter.insert(reshape)
             return reshape.results[0]
         extents = tensor.FromElementsOp(*sizes, result_type=TensorType(IndexType(), [len(sizes)]))
@@ -275,7 +275,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
             op.attributes.get("precision_config"),
         )
         rewriter.insert(dot)
-        result = dot.results[0]
+        result: SSAValue = dot.results[0]
         if kind == "vv":
             result = self.squeeze(rewriter, result, n + 1)
             result = self.squeeze(rewriter, result, n)
@@ -339,7 +339,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             return value
         out_type = TensorType(t.element_type, shape)
         if all(isinstance(s, int) for s in sizes):
-            op = ReshapeOp.create(operands=[value], result_types=[out_type])
+            op: Operation = ReshapeOp.create(operands=[value], result_types=[out_type])
             rewriter.insert(op)
             return op.results[0]
         operands: list[SSAValue] = []

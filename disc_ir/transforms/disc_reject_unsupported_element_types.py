@@ -21,7 +21,7 @@ from disc_ir.passes.registry import register_pass
 
 
 def _is_bf16(t: object) -> bool:
-    elem = t.get_element_type() if isinstance(t, ShapedType) else t
+    elem = t.get_element_type() if isinstance(t, ShapedType) else t  # type: ignore[attr-defined]  # xDSL's ShapedType omits it; its tensor/memref types define it
     return isinstance(elem, BFloat16Type)
 
 
