@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from disc_ir.ir.diagnostics import RejectedInput
@@ -33,8 +34,8 @@ CONTROL_FLOW_LIMITS = {
 }
 
 
-def _where(op: object) -> str:
-    loc = source_location(op)  # type: ignore[arg-type]
+def _where(op: Operation) -> str:
+    loc = source_location(op)
     return f" (input line {loc[0]})" if loc else ""
 
 
