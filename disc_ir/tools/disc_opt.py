@@ -382,6 +382,9 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
     except OSError as exc:
         stderr.write(f"disc-opt: error: cannot read '{path}': {exc.strerror}\n")
         return 1
+    except UnicodeDecodeError as exc:
+        stderr.write(_invalid_utf8(path, exc) + "\n")
+        return 1
     filename = "<stdin>" if path == "-" else path
     if opts.verify_diagnostics:
         return _run_verifying_diagnostics(opts, text, filename, stdout, stderr)
@@ -418,6 +421,18 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
     if opts.timing:
         stderr.write(_timing_report(timings, time.perf_counter() - total_start))
     return 1 if failed else 0
+
+
+def _invalid_utf8(path: str, exc: UnicodeDecodeError) -> str:
+    """The diagnostic for input that is not UTF-8, at the first bad byte."""
+    before = bytes(exc.object[: exc.start])
+    line = before.count(b"\n") + 1
+    column = exc.start - (before.rfind(b"\n") + 1) + 1
+    filename = "<stdin>" if path == "-" else path
+    return (
+        f"{filename}:{line}:{column}: error: invalid UTF-8 byte "
+        f"0x{exc.object[exc.start]:02x}: the input must be UTF-8 text"
+    )
 
 
 def _chunk_diagnostics(
