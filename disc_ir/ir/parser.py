@@ -104,11 +104,11 @@ _FAST_LOCATION = re.compile(
 #: A ranked tensor / memref / vector type with static or dynamic sizes, a
 #: plain element type and nothing else (no encoding, layout or memory space):
 #: the text alone decides the type, so its parse is memoised by text.
-_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>")
+_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>")
 #: A function type over such types and scalars (`(tensor<?x768xf32>, f32) ->
 #: tensor<?x768xf32>`, the tail of most StableHLO / MHLO ops), as printed
 #: (", " between types): memoised by text likewise.
-_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
+_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
 _PLAIN_TYPE_LIST = rf"\((?:{_PLAIN_TYPE_TEXT}(?:, {_PLAIN_TYPE_TEXT})*)?\)"
 _PLAIN_FUNCTION_TYPE = re.compile(
     rf"{_PLAIN_TYPE_LIST} -> (?:{_PLAIN_TYPE_TEXT}|{_PLAIN_TYPE_LIST})(?![\w<.$-])"
@@ -125,9 +125,13 @@ _DENSE_ELEMENT_LIMIT = 1 << 26
 class _DiscLexer(MLIRLexer):
     """xDSL's MLIR lexer, with a string-literal pattern that fails in linear
     time: xDSL's (`(?:[^"...]+|escape)*`, nested repetition) backtracks
-    exponentially over an unterminated string."""
+    exponentially over an unterminated string. Here runs of plain characters
+    are separated by escapes, which start with the only character a run
+    excludes besides the quote: one way to match, so linear."""
 
-    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+    _unescaped_characters_regex = re.compile(
+        r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
+    )
 
 
 @functools.cache
@@ -455,6 +459,7 @@ def parse_module(
         DiagnosticException,
         KeyError,
         IndexError,
+        struct.error,
     ) as exc:
         # Python's stack (or memory) ran out in the recursive-descent parser,
         # or an xDSL constructor or constraint rejected a value the parser let
@@ -467,6 +472,8 @@ def parse_module(
             problem = "out of memory while parsing"
         elif isinstance(exc, LookupError):  # xDSL's parser met a state it does not expect
             problem = f"malformed input ({type(exc).__name__}: {exc})"
+        elif isinstance(exc, struct.error):  # a value packed into too narrow a type
+            problem = f"value does not fit its type ({exc})"
         else:
             problem = str(exc).strip() or type(exc).__name__
         raise diagnostic_from_parse_error(ParseError(parser._current_token.span, problem)) from None
