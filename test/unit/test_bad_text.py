@@ -41,7 +41,7 @@ TEXTS = [p.read_text(encoding="utf-8") for p in CORPUS]
 
 #: examples of the in-process property (the CI default keeps the file well under a minute)
 LOCAL_EXAMPLES = os.environ.get("BAD_TEXT_EXAMPLES")
-EXAMPLES = int(LOCAL_EXAMPLES) if LOCAL_EXAMPLES else 400
+EXAMPLES = int(LOCAL_EXAMPLES) if LOCAL_EXAMPLES else 800
 #: a run that takes longer than this hangs
 RUN_DEADLINE_S = 60
 
