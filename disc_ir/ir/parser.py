@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     Float16Type,
     Float32Type,
@@ -378,7 +379,10 @@ class DiscParser(Parser):
             )
         return type
 
-    def parse_dense_int_or_fp_elements_attr(self, type):  # noqa: ANN001, ANN201, A002 - xDSL's signature
+    def parse_dense_int_or_fp_elements_attr(
+        self,
+        type: RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType] | None,  # noqa: A002 - xDSL's signature
+    ) -> DenseIntOrFPElementsAttr:
         """xDSL's, with a value that does not fit the element type (which xDSL
         raises as ValueError) reported as a parse error at the literal."""
         start = self._current_token.span.start

@@ -456,9 +456,8 @@ def _chunk_diagnostics(
         return None, [EmittedDiagnostic("error", filename, diag.line, diag.column, diag.message)]
     except VerifyAfterPass as exc:
         line = column = 0
-        failure = first_verify_failure(module) if module is not None else None
-        if failure is not None:
-            line, column = _op_location(module, failure[2])  # type: ignore[arg-type]
+        if module is not None and (failure := first_verify_failure(module)) is not None:
+            line, column = _op_location(module, failure[2])
         return None, [EmittedDiagnostic("error", filename, line, column, str(exc))]
     except (PassFailed, VerifyException, DiagnosticException) as exc:
         return None, [EmittedDiagnostic("error", filename, 0, 0, str(exc).strip())]
