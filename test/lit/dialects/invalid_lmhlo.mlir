@@ -27,9 +27,10 @@ func.func @f(%a: memref<?x?xf32>) {
 
 func.func @f(%a: memref<4xf32>) {
   "lmhlo.fusion"() ({
-  // expected-error @+1 {{'lmhlo.abs' op Operation lmhlo.abs terminates block}}
-  "lmhlo.abs"(%a, %a) : (memref<4xf32>, memref<4xf32>) -> ()
-}) : () -> ()
+    // A block of a region op must end in a terminator.
+    // expected-error @+1 {{'lmhlo.abs' op Operation lmhlo.abs terminates block}}
+    "lmhlo.abs"(%a, %a) : (memref<4xf32>, memref<4xf32>) -> ()
+  }) : () -> ()
   return
 }
 
