@@ -217,9 +217,9 @@ func.func @f(%a: tensor<?x4xf32>, %z: tensor<f32>) {
 func.func @f(%a: tensor<?x4xf32>, %z: tensor<f32>) {
   // expected-error @+1 {{'mhlo.reduce' op reducer region arguments must be 0-d}}
   %0 = mhlo.reduce(%a init: %z) across dimensions = [1] : (tensor<?x4xf32>, tensor<f32>) -> tensor<?xf32>
- reducer(%x: tensor<4xf32>, %y: tensor<4xf32>) {
-  mhlo.return %x : tensor<4xf32>
- }
+      reducer(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+        mhlo.return %x : tensor<4xf32>
+      }
   return
 }
 
