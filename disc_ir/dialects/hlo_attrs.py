@@ -589,7 +589,9 @@ class ConvDimensionNumbersAttr(_StructAttr):
     @staticmethod
     def _layout_text(spatial: Sequence[int], non_spatial: Sequence[tuple[int, str]]) -> str | None:
         positions = list(spatial) + [p for p, _ in non_spatial]
-        if any(p < 0 for p in positions) or len(set(positions)) != len(positions):
+        # a position past any real rank (the compact form would list that many
+        # slots) is left to the raw form, like a negative or duplicate one
+        if any(p < 0 or p >= 1 << 16 for p in positions) or len(set(positions)) != len(positions):
             return None
         rank = max(positions, default=-1) + 1
         slots = ["?"] * rank

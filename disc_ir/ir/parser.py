@@ -9,6 +9,7 @@ where the op definition declares them.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import struct
 import weakref
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     Float16Type,
     Float32Type,
@@ -43,9 +45,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrConstraint, IRDLOperation, base
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
     weakref.WeakKeyDictionary()
@@ -104,17 +107,34 @@ _FAST_LOCATION = re.compile(
 #: A ranked tensor / memref / vector type with static or dynamic sizes, a
 #: plain element type and nothing else (no encoding, layout or memory space):
 #: the text alone decides the type, so its parse is memoised by text.
-_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>")
+_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>")
 #: A function type over such types and scalars (`(tensor<?x768xf32>, f32) ->
 #: tensor<?x768xf32>`, the tail of most StableHLO / MHLO ops), as printed
 #: (", " between types): memoised by text likewise.
-_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
+_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
 _PLAIN_TYPE_LIST = rf"\((?:{_PLAIN_TYPE_TEXT}(?:, {_PLAIN_TYPE_TEXT})*)?\)"
 _PLAIN_FUNCTION_TYPE = re.compile(
     rf"{_PLAIN_TYPE_LIST} -> (?:{_PLAIN_TYPE_TEXT}|{_PLAIN_TYPE_LIST})(?![\w<.$-])"
 )
 _TYPE_MEMO: dict[str, Attribute] = {}
 _TYPE_MEMO_LIMIT = 1 << 14
+
+
+#: the most elements a dense literal may have: xDSL materialises a splat as a
+#: Python list of that many values
+_DENSE_ELEMENT_LIMIT = 1 << 26
+
+
+class _DiscLexer(MLIRLexer):
+    """xDSL's MLIR lexer, with a string-literal pattern that fails in linear
+    time: xDSL's (`(?:[^"...]+|escape)*`, nested repetition) backtracks
+    exponentially over an unterminated string. Here runs of plain characters
+    are separated by escapes, which start with the only character a run
+    excludes besides the quote: one way to match, so linear."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
+    )
 
 
 @functools.cache
@@ -126,6 +146,13 @@ def _dense_literal_type_constraint() -> AttrConstraint:
 class DiscParser(Parser):
     """xDSL's parser, accepting inherent attributes as properties or attributes,
     and remembering where each op came from (for located verifier errors)."""
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:  # noqa: A002 - xDSL's signature
+        # xDSL's constructor lexes the first token with its own lexer: give it
+        # nothing to lex, then start over on `input` with `_DiscLexer`
+        super().__init__(ctx, "", name)
+        text = input.decode("utf-8") if isinstance(input, bytes) else input
+        self._parser_state = ParserState(_DiscLexer(Input(text, name)))
 
     def _parse_location(self):  # noqa: ANN202 - xDSL's LocationAttr
         token = self._current_token
@@ -344,9 +371,28 @@ class DiscParser(Parser):
             self.raise_error(
                 "Expected memref, vector or tensor type of integer, index, float, or complex type"
             )
-        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):  # type: ignore[attr-defined]  # the constraint check above makes `type` shaped
+        shape = list(type.get_shape())  # type: ignore[attr-defined]  # the constraint check above makes `type` shaped
+        if any(dim == DYNAMIC_INDEX for dim in shape):
             self.raise_error("Dense literal attribute should have a static shape.")
+        if math.prod(shape) > _DENSE_ELEMENT_LIMIT:
+            self.raise_error(
+                f"dense literal of {math.prod(shape)} elements is too large"
+                f" (at most {_DENSE_ELEMENT_LIMIT})"
+            )
         return type  # type: ignore[return-value]  # the constraint check above makes `type` a ranked structure
+
+    def parse_dense_int_or_fp_elements_attr(
+        self,
+        type: RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType] | None,  # noqa: A002 - xDSL's signature
+    ) -> DenseIntOrFPElementsAttr:
+        """xDSL's, with a value that does not fit the element type (which xDSL
+        raises as ValueError) reported as a parse error at the literal."""
+        start = self._current_token.span.start
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        except (ValueError, OverflowError, NotImplementedError, DiagnosticException) as exc:
+            end = max(start + 1, self._current_token.span.start)
+            raise ParseError(Span(start, end, self.lexer.input), str(exc)) from None
 
     def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
         op = super()._parse_generic_operation(op_type)
@@ -404,7 +450,36 @@ def parse_module(
     Raises `Diagnostic` with the file, line and column of the first error.
     """
     padded = "\n" * line_offset + text
+    parser: DiscParser | None = None
     try:
-        return DiscParser(ctx, padded, filename).parse_module()
+        parser = DiscParser(ctx, padded, filename)
+        return parser.parse_module()
     except ParseError as err:
         raise diagnostic_from_parse_error(err) from None
+    except (
+        RecursionError,
+        MemoryError,
+        ValueError,
+        OverflowError,
+        NotImplementedError,
+        DiagnosticException,
+        KeyError,
+        IndexError,
+        struct.error,
+    ) as exc:
+        # Python's stack (or memory) ran out in the recursive-descent parser,
+        # or an xDSL constructor or constraint rejected a value the parser let
+        # through: reported at the token reached, like any parse error
+        if parser is None:
+            raise
+        if isinstance(exc, RecursionError):
+            problem = "nesting too deep to parse (Python's recursion limit)"
+        elif isinstance(exc, MemoryError):
+            problem = "out of memory while parsing"
+        elif isinstance(exc, LookupError):  # xDSL's parser met a state it does not expect
+            problem = f"malformed input ({type(exc).__name__}: {exc})"
+        elif isinstance(exc, struct.error):  # a value packed into too narrow a type
+            problem = f"value does not fit its type ({exc})"
+        else:
+            problem = str(exc).strip() or type(exc).__name__
+        raise diagnostic_from_parse_error(ParseError(parser._current_token.span, problem)) from None

@@ -6,7 +6,9 @@ dashes): `-split-input-file`, `-o FILE`, `-pass-pipeline='builtin.module(...)'`,
 `-pass-name`, `-pass-name='opt=v'`, `--pass-name{opt=v}`,
 `--mlir-print-ir-after-all`, `--mlir-print-ir-before-all`,
 `--mlir-print-op-generic`, `--mlir-timing`, `--verify-each[=false]`,
-`--allow-unregistered-dialect`, `--list-passes`.
+`--allow-unregistered-dialect`, `--list-passes`, `-verify-diagnostics`
+(check the input's `// expected-error {{...}}` comments, see
+`diagnostic_verifier`).
 
 User errors (bad text, unknown pass or option, a verifier failing) print a
 diagnostic and exit 1, never a traceback.
@@ -43,6 +45,11 @@ from disc_ir.ir.pass_pipeline import (
 from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import first_verify_failure
 from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
+from disc_ir.tools.diagnostic_verifier import (
+    EmittedDiagnostic,
+    parse_expectations,
+    verify_diagnostics,
+)
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 
@@ -66,6 +73,7 @@ _FLAGS = {
     "mlir-disable-threading": False,
     "show-dialects": False,
     "load-pass-plugin": True,
+    "verify-diagnostics": False,
 }
 
 
@@ -90,6 +98,7 @@ class Options:
     show_dialects: bool = False
     help: bool = False
     version: bool = False
+    verify_diagnostics: bool = False
 
 
 def _split_flag(arg: str) -> tuple[str, str | None]:
@@ -178,6 +187,8 @@ def _apply_flag(opts: Options, name: str, value: str | None) -> None:
         opts.timing = _bool_value(name, value)
     elif name == "verify-each":
         opts.verify_each = _bool_value(name, value)
+    elif name == "verify-diagnostics":
+        opts.verify_diagnostics = _bool_value(name, value)
     elif name == "allow-unregistered-dialect":
         opts.allow_unregistered = _bool_value(name, value)
     elif name == "list-passes":
@@ -325,6 +336,7 @@ def _usage() -> str:
         "  -split-input-file  -o FILE  -pass-pipeline='builtin.module(...)'\n"
         "  --mlir-print-ir-after-all  --mlir-print-ir-before-all  --mlir-print-op-generic\n"
         "  --mlir-timing  --verify-each[=false]  --allow-unregistered-dialect  --list-passes\n"
+        "  -verify-diagnostics  check the input's // expected-error {{...}} comments\n"
         "  --load-pass-plugin=FILE.py   import a Python file of @register_pass passes\n"
         "  -<pass-name>[='opt=v ...'] or --<pass-name>{opt=v ...}: see --list-passes\n"
     )
@@ -378,9 +390,14 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     except OSError as exc:
         stderr.write(f"disc-opt: error: cannot read '{path}': {exc.strerror}\n")
         return 1
+    except UnicodeDecodeError as exc:
+        stderr.write(_invalid_utf8(path, exc) + "\n")
+        return 1
     filename = "<stdin>" if path == "-" else path
     from disc_ir.pipeline import with_sharing_fallback, without_shared_lowering
 
+    if opts.verify_diagnostics:
+        return _run_verifying_diagnostics(opts, text, filename, stdout, stderr)
     outputs: list[str] = []
     failed = False
     timings = [PassTiming(f"{_pass_class_name(p)} ({p.name})") for p in opts.passes]
@@ -422,6 +439,72 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     if opts.timing:
         stderr.write(_timing_report(timings, time.perf_counter() - total_start))
     return 1 if failed else 0
+
+
+def _invalid_utf8(path: str, exc: UnicodeDecodeError) -> str:
+    """The diagnostic for input that is not UTF-8, at the first bad byte."""
+    before = bytes(exc.object[: exc.start])
+    line = before.count(b"\n") + 1
+    column = exc.start - (before.rfind(b"\n") + 1) + 1
+    filename = "<stdin>" if path == "-" else path
+    return (
+        f"{filename}:{line}:{column}: error: invalid UTF-8 byte "
+        f"0x{exc.object[exc.start]:02x}: the input must be UTF-8 text"
+    )
+
+
+def _chunk_diagnostics(
+    opts: Options, chunk: str, filename: str, line_offset: int, stderr: TextIO
+) -> tuple[str | None, list[EmittedDiagnostic]]:
+    """Parse, verify and run the passes on one chunk, as `run` does, collecting
+    its diagnostics instead of printing them: (the printed module or None, them)."""
+    ctx = make_context(opts.allow_unregistered)
+    timings: list[PassTiming] = []
+    module: ModuleOp | None = None
+    try:
+        module = parse_module(ctx, chunk, filename, line_offset)
+        failure = first_verify_failure(module)
+        if failure is not None:
+            line, column = _op_location(module, failure[2])
+            message = f"'{failure[0]}' op {failure[1]}"
+            return None, [EmittedDiagnostic("error", filename, line, column, message)]
+        run_passes(ctx, module, opts.passes, opts, timings, stderr)
+        return _print(module, opts.generic), []
+    except Diagnostic as diag:
+        return None, [EmittedDiagnostic("error", filename, diag.line, diag.column, diag.message)]
+    except VerifyAfterPass as exc:
+        line = column = 0
+        if module is not None and (failure := first_verify_failure(module)) is not None:
+            line, column = _op_location(module, failure[2])
+        return None, [EmittedDiagnostic("error", filename, line, column, str(exc))]
+    except (PassFailed, VerifyException, DiagnosticException) as exc:
+        return None, [EmittedDiagnostic("error", filename, 0, 0, str(exc).strip())]
+
+
+def _run_verifying_diagnostics(
+    opts: Options, text: str, filename: str, stdout: TextIO, stderr: TextIO
+) -> int:
+    """`-verify-diagnostics`: each chunk's diagnostics must be exactly those its
+    `expected-*` comments announce (see `diagnostic_verifier`); 0 when they
+    are, else 1 with MLIR's messages on stderr. Chunks that succeed print."""
+    source_lines = {filename: text.split("\n")}
+    outputs: list[str] = []
+    failures: list[str] = []
+    for chunk, line_offset in _chunks(text, opts.split_input_file):
+        expectations = parse_expectations(chunk, filename, line_offset)
+        printed, emitted = _chunk_diagnostics(opts, chunk, filename, line_offset, stderr)
+        if printed is not None:
+            outputs.append(printed)
+        failures.extend(verify_diagnostics(expectations, emitted, source_lines))
+    result = "// -----\n".join(outputs)
+    if opts.output == "-":
+        stdout.write(result)
+    else:
+        with open(opts.output, "w", encoding="utf-8") as fh:
+            fh.write(result)
+    for failure in failures:
+        stderr.write(f"{failure}\n")
+    return 1 if failures else 0
 
 
 def _op_location(module: ModuleOp, op) -> tuple[int, int]:
