@@ -25,7 +25,10 @@ to each function:
   `mhlo.dynamic_reshape` of `tensor.dim` products), and the `[batching..., M,
   N]` product is reshaped to the original result. BladeDISC's frontends never
   produce these (its einsum lowering does the same layout legalization); a
-  side without free dimensions stays a vector for the pattern above.
+  side without free dimensions stays a vector for the pattern above;
+- a `dot_general` contracting no dimension (an outer product: `jnp.outer`,
+  `einsum("i,j->ij")`) contracts a unit dimension appended to each operand
+  instead, and becomes a gemm with k = 1 through the patterns above.
 
 `mhlo.einsum` (also rewritten by BladeDISC) is not in disc-ir's mhlo dialect.
 """
@@ -452,9 +455,48 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             rewriter.replace(op, [], [result])
 
 
+class DotGeneralWithoutContraction(RewritePattern):
+    """A dot_general contracting no dimension (an outer product, batched or
+    not: XLA's `result[b, i, j] = lhs[b, i] * rhs[b, j]`) as one contracting a
+    unit dimension appended to each operand -- a sum of that single product,
+    the same value -- which the patterns above make a `[batching..., M, N]`
+    gemm with k = 1."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general":
+            return
+        lhs, rhs = op.operands
+        lhs_type, rhs_type = _ranked(lhs), _ranked(rhs)
+        dims = op.attributes.get("dot_dimension_numbers")
+        if lhs_type is None or rhs_type is None or _ranked(op.results[0]) is None:
+            return
+        if not isinstance(dims, DotDimensionNumbersAttr):
+            return
+        if list(dims.lhs_contracting) or list(dims.rhs_contracting):
+            return
+        unit = VectorDotGeneralToMatrix()
+        lhs_rank, rhs_rank = lhs_type.get_num_dims(), rhs_type.get_num_dims()
+        new_lhs = unit.unsqueeze(rewriter, lhs, lhs_rank)
+        new_rhs = unit.unsqueeze(rewriter, rhs, rhs_rank)
+        new_dims = _dot_dims(
+            list(dims.lhs_batching), list(dims.rhs_batching), [lhs_rank], [rhs_rank]
+        )
+        rewriter.replace(
+            op,
+            _dot_general(
+                new_lhs,
+                new_rhs,
+                op.results[0].type,
+                new_dims,
+                op.attributes.get("precision_config"),
+            ),
+        )
+
+
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "mhlo.dot": (DotToDotGeneral(),),
     "mhlo.dot_general": (
+        DotGeneralWithoutContraction(),
         TransposeFolding(),
         VectorDotGeneralToMatrix(),
         DotGeneralToBatchedMatrix(),
