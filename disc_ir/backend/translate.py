@@ -19,9 +19,12 @@ from typing import Any
 
 import llvmlite.binding as llvm_binding
 import llvmlite.ir as ir
-from xdsl.backend.llvm.convert_op import _BINARY_INTRINSIC_MAP, _UNARY_INTRINSIC_MAP
+from xdsl.backend.llvm.convert_op import (
+    _BINARY_INTRINSIC_MAP,
+    _UNARY_INTRINSIC_MAP,
+    create_constant,
+)
 from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
-from xdsl.backend.llvm.convert_op import create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
