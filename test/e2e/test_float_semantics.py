@@ -13,7 +13,8 @@
   after it (a kStitch fusion: RMS norm, softmax) computes each row.
 
 Graphs are module-level MHLO strings, so the CUDA compilation test
-(`cuda_graphs.py`) also compiles them for the GPU.
+(`cuda_graphs.py`) also compiles them for the GPU; the bf16 one, which the
+cuda target does not take yet, is built inside its test.
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ func.func @main(%a: tensor<?x{element}>, %b: tensor<?x{element}>) -> tensor<?x{e
 
 REMAINDER_F32 = _remainder_graph("f32")
 REMAINDER_F16 = _remainder_graph("f16")
-REMAINDER_BF16 = _remainder_graph("bf16")
 REMAINDER_F64 = _remainder_graph("f64")
 
 POWER_F16 = """
@@ -236,7 +236,7 @@ def test_remainder_is_exact_fmod(graph: str, dtype: type) -> None:
 
 def test_remainder_bf16_is_exact_fmod() -> None:
     a, b = (to_bf16(v.astype(np.float32)) for v in _remainder_operands(np.float32, 20_000))
-    (out,) = run(compiled(REMAINDER_BF16), a, b)
+    (out,) = run(compiled(_remainder_graph("bf16")), a, b)  # CPU only: not module-level
     with np.errstate(invalid="ignore"):  # exact in f32, and fits bf16
         expected = to_bf16(np.fmod(to_f32(a), to_f32(b)))
     _same_bits_or_nan(to_f32(out), to_f32(expected))
