@@ -330,3 +330,41 @@ def test_unit_row_softmax_and_rms_norm_from_jax() -> None:
         for dynamic in (None, {0: (0,)}):
             exe = dj.compile(fn, x, dynamic_axes=dynamic)
             check(np.asarray(exe(x)), np.asarray(fn(x)), rtol=1e-5)
+
+
+def test_gpu_fmod_expansion_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GPU's f32 `frem` expansion (`conversion/gpu_math.py`), run here by
+    applying it to the CPU kernels before their LLVM lowering: bit-exact fmod."""
+    from xdsl.pattern_rewriter import PatternRewriteWalker
+
+    import disc_ir
+    import disc_ir.transforms.disc_to_llvm as disc_to_llvm
+    from disc_ir.conversion.dispatch import OpDispatch
+    from disc_ir.conversion.gpu_math import HANDLERS
+
+    lower = disc_to_llvm.convert_to_llvm
+    expanded: list[tuple[int, int]] = []  # llvm.frem ops before, after
+
+    def expand_then_lower(module, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        before = sum(op.name == "llvm.frem" for op in module.walk())
+        frem = OpDispatch({"llvm.frem": HANDLERS["llvm.frem"]})
+        PatternRewriteWalker(frem, apply_recursively=True).rewrite_module(module)
+        expanded.append((before, sum(op.name == "llvm.frem" for op in module.walk())))
+        return lower(module, *args, **kwargs)
+
+    monkeypatch.setattr(disc_to_llvm, "convert_to_llvm", expand_then_lower)
+    exe = disc_ir.compile(REMAINDER_F32, target="cpu", keep_ir=False)
+    assert sum(before for before, _ in expanded) > 0
+    assert all(after == 0 for _, after in expanded)
+    g = rng("gpu-fmod")
+    n = 100_000
+    with np.errstate(over="ignore"):
+        a = (g.standard_normal(n) * 10.0 ** g.uniform(-45, 38.5, n)).astype(np.float32)
+        b = (g.standard_normal(n) * 10.0 ** g.uniform(-45, 38.5, n)).astype(np.float32)
+    special = [(0.0, 1.0), (-0.0, 1.0), (_INF, 2.0), (_NAN, 1.0), (1.0, 0.0), (1.0, _NAN)]
+    special += [(5.0, _INF), (-5.0, -_INF), (1e20, 3.0), (3e5, 0.1), (3.4e38, 1.4e-45)]
+    a[: len(special)], b[: len(special)] = zip(*special, strict=True)
+    (out,) = run(exe, a, b)
+    with np.errstate(invalid="ignore"):
+        expected = np.fmod(a, b)
+    _same_bits_or_nan(out, expected)
