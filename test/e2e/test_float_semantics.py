@@ -368,3 +368,27 @@ def test_gpu_fmod_expansion_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     with np.errstate(invalid="ignore"):
         expected = np.fmod(a, b)
     _same_bits_or_nan(out, expected)
+
+
+def test_cumulative_reductions_along_dynamic_axes() -> None:
+    """jax's cumulative reductions along a shape-polymorphic axis
+    (`@stablehlo.dynamic_reduce_window`), forward and reversed, on every axis."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    import disc_ir.jax as dj
+
+    cases = {
+        "cumsum0": lambda v: jnp.cumsum(v, axis=0),
+        "cumsum2": lambda v: jnp.cumsum(v, axis=2),
+        "cumsum1_reversed": lambda v: jax.lax.cumsum(v, axis=1, reverse=True),
+        "cumprod1": lambda v: jnp.cumprod(v, axis=1),
+        "cummax1_reversed": lambda v: jax.lax.cummax(v, axis=1, reverse=True),
+        "cumlogsumexp2": lambda v: jax.lax.cumlogsumexp(v, axis=2),
+    }
+    example = rand(rng("cumulative"), (2, 3, 4))
+    for name, fn in cases.items():
+        exe = dj.compile(fn, example, dynamic_axes={0: (0, 1, 2)})
+        for shape in [(1, 1, 1), (3, 17, 5), (2, 4, 129)]:
+            x = rand(rng("cumulative", name, shape), shape, low=-1.0, high=1.0)
+            # cumsum / cumlogsumexp add up to 129 terms in another order
+            check(np.asarray(exe(x)), np.asarray(fn(x)), rtol=1e-5, atol=1e-5)
