@@ -6,7 +6,8 @@
 * float `remainder` is C's `fmod`, exact by definition: `fmod(1e20, 3) = 2`
   (a quotient beyond the mantissa), on f32, f16, bf16 and f64;
 * `mhlo.erf` (today's mhlo) parses and computes erf;
-* a `dot_general` contracting no dimension (an outer product) compiles;
+* a `dot_general` contracting no dimension (an outer product) compiles, and
+  one of f16 operands with an f32 result runs;
 * reduce bodies of several ops (log-add-exp, a sum of absolute values) apply
   the body to (accumulator, element) pairs, row and column reductions alike;
 * a row reduction over a static length-1 axis fused with the elementwise ops
@@ -80,6 +81,14 @@ BATCHED_OUTER = """
 func.func @main(%a: tensor<?x3xf32>, %b: tensor<?x4xf32>) -> tensor<?x3x4xf32> {
   %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0]>} : (tensor<?x3xf32>, tensor<?x4xf32>) -> tensor<?x3x4xf32>
   return %0 : tensor<?x3x4xf32>
+}
+"""
+
+#: f16 operands, f32 result (jax's `preferred_element_type=jnp.float32`)
+MIXED_PRECISION_DOT = """
+func.func @main(%a: tensor<?x5xf16>, %b: tensor<5x4xf16>) -> tensor<?x4xf32> {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x5xf16>, tensor<5x4xf16>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
 }
 """
 
@@ -290,6 +299,13 @@ def test_outer_product_from_jax() -> None:
     check(np.asarray(exe(a[:3], b)), np.outer(a[:3], b))
     exe = dj.compile(lambda x, y: jnp.einsum("i,j->ij", x, y), a, b, dynamic_axes={0: (0,)})
     check(np.asarray(exe(a, b)), np.outer(a, b))
+
+
+def test_mixed_precision_dot() -> None:
+    g = rng("mixed-precision-dot")
+    a, b = rand(g, (7, 5), np.float16), rand(g, (5, 4), np.float16)
+    (out,) = run(compiled(MIXED_PRECISION_DOT), a, b)
+    check(out, a.astype(np.float32) @ b.astype(np.float32))
 
 
 @pytest.mark.parametrize(("graph", "dim"), [(LOGADDEXP_ROWS, 1), (LOGADDEXP_COLUMNS, 0)])

@@ -136,3 +136,16 @@ func.func @outer_product(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32
   %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<>} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// f16 operands, f32 result: the operands are widened first (one element type
+// for the gemm).
+// CHECK-LABEL: func.func @mixed_precision
+// CHECK:         %[[A:.*]] = mhlo.convert %arg0 : (tensor<?x4xf16>) -> tensor<?x4xf32>
+// CHECK:         %[[B:.*]] = mhlo.convert %arg1 : (tensor<4x5xf16>) -> tensor<4x5xf32>
+// CHECK:         "mhlo.dot_general"(%[[A]], %[[B]]) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x4xf32>, tensor<4x5xf32>) -> tensor<?x5xf32>
+func.func @mixed_precision(%a: tensor<?x4xf16>, %b: tensor<4x5xf16>) -> tensor<?x5xf32> {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x4xf16>, tensor<4x5xf16>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
