@@ -247,12 +247,12 @@ def after(op: Operation) -> Builder:
 # Reduce bodies
 # ---------------------------------------------------------------------------
 
-_REDUCE_BODY_SKIP = frozenset({"memref.alloc", "lmhlo.copy", "lmhlo.terminator", "memref.dealloc"})
+REDUCE_BODY_SKIP = frozenset({"memref.alloc", "lmhlo.copy", "lmhlo.terminator", "memref.dealloc"})
 
 
 def reduce_operator(body: Region) -> Operation:
     """The single computing op of a reduce body (`getReduceOperator`)."""
-    found = [op for op in body.walk() if op.name not in _REDUCE_BODY_SKIP]
+    found = [op for op in body.walk() if op.name not in REDUCE_BODY_SKIP]
     if len(found) != 1:
         raise UnsupportedOp(
             f"unexpected reduce body: expected one computing op, found {len(found)}"
@@ -263,18 +263,28 @@ def reduce_operator(body: Region) -> Operation:
 Accumulator = Callable[[OpBuilder, SSAValue, SSAValue], SSAValue]
 
 
+_ACCUMULATING_OPS = frozenset(
+    {"lmhlo.add", "lmhlo.multiply", "lmhlo.maximum", "lmhlo.minimum", "lmhlo.or", "lmhlo.and"}
+)
+
+
 def accumulator(reduce_op: Operation) -> Accumulator:
-    """`acc(b, lhs, rhs)` applying `reduce_op`'s body op (`getFactory`)."""
-    calc = reduce_operator(reduce_op.regions[0])
-    if calc.name not in (
-        "lmhlo.add",
-        "lmhlo.multiply",
-        "lmhlo.maximum",
-        "lmhlo.minimum",
-        "lmhlo.or",
-        "lmhlo.and",
-    ):
-        raise UnsupportedOp(f"unexpected reduce operation '{calc.name}'")
+    """`acc(b, lhs, rhs)` applying `reduce_op`'s body (`getFactory`): its one
+    accumulating op, or any other single-output body (several ops, e.g. a
+    log-add-exp or a sum of squares) evaluated on scalars op by op
+    (`reduce_body_values`). XLA applies the body to (accumulator, element)
+    pairs in an unspecified order, so either form gives XLA's result."""
+    body = reduce_op.regions[0]
+    computing = [op for op in body.walk() if op.name not in REDUCE_BODY_SKIP]
+    if len(computing) != 1 or computing[0].name not in _ACCUMULATING_OPS:
+        if len(reduce_op.operands) != 3:
+            raise UnsupportedOp("variadic lmhlo.reduce: use variadic_reduce_values")
+
+        def evaluate(b: OpBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+            return reduce_body_values(b, body, [lhs, rhs], 1)[0]
+
+        return evaluate
+    calc = computing[0]
     elem = element_type(calc.operands[-1])
 
     def acc(b: OpBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -955,6 +965,7 @@ def output_of(op: Operation) -> SSAValue:
 
 
 __all__ = [
+    "REDUCE_BODY_SKIP",
     "Accumulator",
     "UnsupportedOp",
     "Builder",

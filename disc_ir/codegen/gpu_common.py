@@ -56,7 +56,13 @@ from disc_ir.dialects.upstream.gpu import (
     ShuffleMode,
     ShuffleOp,
 )
-from disc_ir.dialects.upstream.memref import ATOMIC_RMW_KINDS, AssumeAlignmentOp, AtomicRMWOp
+from disc_ir.dialects.upstream.memref import (
+    ATOMIC_RMW_KINDS,
+    AssumeAlignmentOp,
+    AtomicRMWOp,
+    AtomicYieldOp,
+    GenericAtomicRMWOp,
+)
 from disc_ir.ir.types import memref_type
 
 #: Threads of a warp (`kWarpSize`).
@@ -217,11 +223,27 @@ def atomic_kind(reduce: Operation) -> str:
     return kinds[0] if is_float else kinds[2] if unsigned else kinds[1]
 
 
+def _has_atomic_kind(reduce: Operation) -> bool:
+    """Whether `reduce`'s body is a single op (what `atomic_kind` maps, or names)."""
+    body = reduce.regions[0]
+    computing = [op for op in body.walk() if op.name not in elemental.REDUCE_BODY_SKIP]
+    return len(computing) == 1
+
+
 def atomic_accumulate(
     b: Builder, reduce: Operation, value: SSAValue, index: list[SSAValue]
 ) -> None:
-    """`memref.atomic_rmw <kind> %value, %out[index]` into `reduce`'s output."""
+    """`memref.atomic_rmw <kind> %value, %out[index]` into `reduce`'s output;
+    for a body without an atomic kind (several ops, e.g. a log-add-exp), a
+    `memref.generic_atomic_rmw` (a compare-and-swap loop) applying the body
+    to the current value and `value`."""
     out = reduce.operands[-1]
+    if not _has_atomic_kind(reduce):
+        generic = b.create(GenericAtomicRMWOp(out, index))
+        body = elemental.at_end(generic.atomic_body.block)
+        updated = elemental.accumulator(reduce)(body, generic.current_value, value)
+        body.create(AtomicYieldOp(updated))
+        return
     kind = ATOMIC_RMW_KINDS.index(atomic_kind(reduce))
     b.create(
         AtomicRMWOp.build(

@@ -14,8 +14,10 @@ value. Element types follow mlir-hlo:
 
 `accumulate(b, op_name, elem_type, lhs, rhs)` is the same for the binary ops a
 reduce body may hold (add, multiply, maximum, minimum, or, and).
-Float remainder is `lhs - trunc(lhs / rhs) * rhs` (xDSL's arith has no
-`remf`). A float `compare` with `compare_type = TOTALORDER` orders as XLA's
+Float remainder is C's `fmod` (XLA's and IEEE's definition: `lhs - n * rhs`
+with `n = trunc(lhs / rhs)` computed exactly, the result exact): `llvm.frem`
+(xDSL's arith has no `remf`), which LLVM lowers to `fmodf` / `fmod` on CPUs.
+A float `compare` with `compare_type = TOTALORDER` orders as XLA's
 total order (-NaN < -Inf < -0 < +0 < +Inf < +NaN): the bits, negative values'
 magnitude bits flipped, compared as signed integers.
 """
@@ -25,9 +27,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast, overload
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -146,9 +151,13 @@ def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
     if name in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
         return _shift(b, name, t, lhs, rhs)
     if name == "remainder" and is_float(t):
-        quotient = _op(b, arith.DivfOp(lhs, rhs))
-        truncated = _op(b, math.TruncOp(quotient))
-        return _op(b, arith.SubfOp(lhs, _op(b, arith.MulfOp(truncated, rhs))))
+        # fmod is exact; `lhs - trunc(lhs / rhs) * rhs` is not once the
+        # quotient needs more bits than the mantissa holds (fmod(1e20, 3) = 2).
+        # f16 / bf16 go through f32: their fmod is exact in f32 and fits back.
+        if isinstance(t, Float16Type | BFloat16Type):
+            wide = [_op(b, arith.ExtFOp(v, Float32Type())) for v in (lhs, rhs)]
+            return _op(b, arith.TruncFOp(_op(b, llvm.FRemOp(*wide)), t))
+        return _op(b, llvm.FRemOp(lhs, rhs))
     if name in ("divide", "remainder") and isinstance(t, IntegerType) and not is_bool(t):
         return _int_div_rem(b, name, t, lhs, rhs)
     entry = _BINARY.get(name)

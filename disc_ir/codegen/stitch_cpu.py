@@ -257,7 +257,11 @@ def plan_row_stitch(
             if op not in roots:
                 if full and out in invariant:
                     plan.column_invariant.add(op)
-                (plan.tiles if full and out not in invariant else plan.row_values).add(op)
+                # A full buffer whose trailing dims are all 1 (`row` too) holds
+                # one element per row: a row value, written and read at
+                # [row, 0...], never a tile.
+                is_tile = full and not row and out not in invariant
+                (plan.tiles if is_tile else plan.row_values).add(op)
     if not plan.in_loop:
         return None
     return plan

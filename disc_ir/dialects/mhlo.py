@@ -4,7 +4,8 @@ Every op parses in the generic form (inherent attributes in the attribute
 dictionary or as properties `<{...}>`). Ops that had a custom assembly form in
 the pinned mlir-hlo print and parse it:
 
-* elementwise: `mhlo.add %a, %b : tensor<?xf32>`, `mhlo.abs %a : tensor<4xf32>`,
+* elementwise: `mhlo.add %a, %b : tensor<?xf32>`, `mhlo.abs %a : tensor<4xf32>`
+  (and `mhlo.erf`, which only mhlo has),
   `mhlo.convert %a : (tensor<4xf32>) -> tensor<4xi32>` (a function type when
   operand and result types differ), `mhlo.is_finite %a : (..) -> ..`;
 * `mhlo.constant dense<1.0> : tensor<f32>`;
@@ -381,6 +382,18 @@ def _elementwise_classes() -> list[type[IRDLOperation]]:
 
 ELEMENTWISE_OPS = _elementwise_classes()
 common.export(_MODULE, ELEMENTWISE_OPS)
+
+#: `mhlo.erf %x : tensor<..>` (today's mhlo; no lmhlo counterpart): the
+#: Gauss error function, expanded by `chlo-legalize-to-hlo` as `chlo.erf` is.
+ErfOp = make_op_class(
+    UnaryElementwiseOp,
+    "mhlo.erf",
+    "ErfOp",
+    "Elementwise erf(x), the Gauss error function.",
+    _MODULE,
+    SPEC=common.ElementwiseSpec("erf", "ErfOp", common.FP, common.SAME, False, "erf(x)"),
+    traits=traits_def(Pure()),
+)
 
 
 # ---------------------------------------------------------------------------
@@ -1976,6 +1989,7 @@ MHLO_OPS: list[type[IRDLOperation]] = [
     IotaOp,
     DynamicIotaOp,
     *ELEMENTWISE_OPS,
+    ErfOp,
     CompareOp,
     SelectOp,
     ClampOp,

@@ -15,7 +15,8 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   result clamped to [-1, 1]) and `chlo.erfc` (f32: Cephes, `1 - x T(x^2)` for
   |x| < 1, `exp(-x^2) / |x| P(1/x^2)` or `R(1/x^2)` beyond, 0 / 2 past the
   exp underflow), the polynomial expansions mlir-hlo uses; f16 / bf16 are
-  computed in f32 and converted back;
+  computed in f32 and converted back; today's `mhlo.erf` (no lmhlo form)
+  is expanded as `chlo.erf` is;
 * `chlo.square` -> `mhlo.multiply %x, %x`; `chlo.tan` -> `sine / cosine`;
   `chlo.is_inf` / `is_pos_inf` / `is_neg_inf` -> compares with infinity;
   `chlo.constant` -> `mhlo.constant`; `chlo.constant_like` -> a splat.
@@ -187,6 +188,7 @@ def _inf_check(kind: str) -> Callable[[MhloBuilder, SSAValue], SSAValue]:
 
 _UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
     "chlo.erf": _with_f32(_erf_f32),
+    "mhlo.erf": _with_f32(_erf_f32),
     "chlo.erfc": _with_f32(_erfc_f32),
     "chlo.square": _square,
     "chlo.tan": _tan,
@@ -321,7 +323,7 @@ def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
 def legalize_chlo(module: builtin.ModuleOp) -> None:
     """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("chlo.")]:
+    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name == "mhlo.erf"]:
         _legalize(op, rewriter)
 
 
