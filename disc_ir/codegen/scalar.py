@@ -155,8 +155,8 @@ def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
         # quotient needs more bits than the mantissa holds (fmod(1e20, 3) = 2).
         # f16 / bf16 go through f32: their fmod is exact in f32 and fits back.
         if isinstance(t, Float16Type | BFloat16Type):
-            wide = [_op(b, arith.ExtFOp(v, Float32Type())) for v in (lhs, rhs)]
-            return _op(b, arith.TruncFOp(_op(b, llvm.FRemOp(*wide)), t))
+            wide_lhs, wide_rhs = (_op(b, arith.ExtFOp(v, Float32Type())) for v in (lhs, rhs))
+            return _op(b, arith.TruncFOp(_op(b, llvm.FRemOp(wide_lhs, wide_rhs)), t))
         return _op(b, llvm.FRemOp(lhs, rhs))
     if name in ("divide", "remainder") and isinstance(t, IntegerType) and not is_bool(t):
         return _int_div_rem(b, name, t, lhs, rhs)

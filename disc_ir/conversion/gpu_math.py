@@ -142,13 +142,13 @@ def _frem(op: Operation, rw: PatternRewriter) -> None:
         rem = e(arith.SelectOp(e(arith.CmpfOp(rem, zero, "olt")), e(arith.AddfOp(rem, step)), rem))
     t = a.type
     result = e(xmath.CopySignOp(e(arith.TruncFOp(rem, t)), a))
-    inf = e.const(pymath.inf, t)  # type: ignore[arg-type]
+    inf = e.const(pymath.inf, t)
     b_inf = e(arith.CmpfOp(e(xmath.AbsFOp(b)), inf, "oeq"))
     result = e(arith.SelectOp(b_inf, a, result))
     a_not_finite = e(arith.CmpfOp(e(xmath.AbsFOp(a)), inf, "ueq"))
-    b_nan_or_zero = e(arith.CmpfOp(b, e.const(0.0, t), "ueq"))  # type: ignore[arg-type]
+    b_nan_or_zero = e(arith.CmpfOp(b, e.const(0.0, t), "ueq"))
     invalid = e(arith.OrIOp(a_not_finite, b_nan_or_zero))
-    rw.replace(op, arith.SelectOp(invalid, e.const(pymath.nan, t), result))  # type: ignore[arg-type]
+    rw.replace(op, arith.SelectOp(invalid, e.const(pymath.nan, t), result))
 
 
 HANDLERS: dict[str, Handler] = {

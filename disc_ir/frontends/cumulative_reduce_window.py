@@ -25,6 +25,8 @@ strides, dilations, several inputs) is left to `reject_dynamic_custom_calls`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -73,7 +75,7 @@ def _elements(value: SSAValue) -> list[Element] | None:
         attr = _attr(op, "value")
         if not isinstance(attr, DenseIntOrFPElementsAttr):
             return None
-        values = [int(v) for v in attr.get_values()]
+        values: list[Element] = [int(v) for v in attr.get_values()]
         return values * count if len(values) == 1 else values
     if op.name in ("mhlo.reshape", "mhlo.convert"):
         inner = _elements(op.operands[0])
@@ -127,7 +129,7 @@ def _reducer_region(module: ModuleOp, op: Operation) -> Region | None:
     from disc_ir.dialects.mhlo import ReturnOp
 
     called = op.attributes.get("called_computations")
-    refs = getattr(called, "data", ())
+    refs: Sequence[Attribute] = getattr(called, "data", ())
     if len(refs) != 1 or not isinstance(refs[0], SymbolRefAttr):
         return None
     name = refs[0].root_reference.data
