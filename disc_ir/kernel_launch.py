@@ -84,6 +84,7 @@ from disc_ir.runtime.okl_launcher import (
     OKL_LLVM_FUNC,
     KernelFunction,
     LauncherState,
+    LaunchFrame,
     TensorDesc,
     TensorSource,
     WrappedKernel,
@@ -423,7 +424,7 @@ class KernelLaunchExecutable:
                         f"(static in {spec.type_text()}); got shape {tuple(array.shape)}"
                     )
 
-    def _launch(self, arrays: Sequence[Any], keep: bool) -> Any:
+    def _launch(self, arrays: Sequence[Any], keep: bool) -> LaunchFrame:
         values = [np.asarray(a) for a in arrays]
         self.check_inputs(values)
         frame = self.launcher.launch(values, keep_outputs=keep)
@@ -442,12 +443,7 @@ class KernelLaunchExecutable:
         for kernel, outs, seconds in zip(
             self.kernels, frame.kernel_outputs, frame.seconds, strict=True
         ):
-            ins = tuple(
-                tuple(
-                    (frame.args if s.kind == "arg" else frame.rets)[s.index].shape  # type: ignore[union-attr]
-                )
-                for s in kernel.inputs
-            )
+            ins = tuple(_input_shape(frame, s) for s in kernel.inputs)
             rows.append(
                 KernelProfile(
                     kernel.index,
@@ -471,6 +467,12 @@ class KernelLaunchExecutable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _input_shape(frame: LaunchFrame, source: TensorSource) -> tuple[int, ...]:
+    value = frame.args[source.index] if source.kind == "arg" else frame.rets[source.index]
+    assert value is not None
+    return tuple(value.shape)
 
 
 def compile_kernel_launch(
