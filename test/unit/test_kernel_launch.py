@@ -68,27 +68,31 @@ def test_runs_op_by_op_at_any_shape(exe) -> None:  # noqa: ANN001
         np.testing.assert_array_equal(same, x)
 
 
-def test_contexts_are_built_once_and_reused(exe) -> None:  # noqa: ANN001
-    built: list[str] = []
-    real_init = okl_launcher.RunTimeWrapperContext.__init__
+def test_contexts_are_built_once_and_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: dict[str, list[str]] = {"compile-time": [], "run-time": []}
+    compile_init = okl_launcher.CompileTimeWrapperContext.__init__
+    run_init = okl_launcher.RunTimeWrapperContext.__init__
 
-    def counting_init(self, compile_ctx) -> None:  # noqa: ANN001
-        built.append(compile_ctx.op_name)
-        real_init(self, compile_ctx)
+    def counting_compile_init(self, kernel, compiler) -> None:  # noqa: ANN001
+        built["compile-time"].append(kernel.op_name)
+        compile_init(self, kernel, compiler)
 
+    def counting_run_init(self, compile_ctx) -> None:  # noqa: ANN001
+        built["run-time"].append(compile_ctx.op_name)
+        run_init(self, compile_ctx)
+
+    monkeypatch.setattr(okl_launcher.CompileTimeWrapperContext, "__init__", counting_compile_init)
+    monkeypatch.setattr(okl_launcher.RunTimeWrapperContext, "__init__", counting_run_init)
     fresh = disc_ir.compile(GRAPH, mode="kernel-launch")
     context = fresh.launcher.context
-    assert context.compile_time_built == len(fresh.kernels) == 5
-    assert context.run_time_built == 0  # built on first launch
-    okl_launcher.RunTimeWrapperContext.__init__ = counting_init  # type: ignore[method-assign]
-    try:
-        for rows in (1, 2, 9, 2, 33):
-            fresh(*_inputs(rows))
-    finally:
-        okl_launcher.RunTimeWrapperContext.__init__ = real_init  # type: ignore[method-assign]
-    assert context.compile_time_built == 5
-    assert context.run_time_built == 5
-    assert len(built) == 5
+    ops = [k.op_name for k in fresh.kernels]
+    assert built == {"compile-time": ops, "run-time": []}  # run-time contexts: on first launch
+    assert context.compile_time_built == 5 and context.run_time_built == 0
+    for rows in (1, 2, 9, 2, 33):  # several launches at several shapes
+        out, _ = fresh(*_inputs(rows))
+        np.testing.assert_allclose(out, _expected(*_inputs(rows)), rtol=1e-5, atol=1e-6)
+    assert built == {"compile-time": ops, "run-time": ops}
+    assert context.compile_time_built == 5 and context.run_time_built == 5
     for ctx in context.run_time:
         assert ctx is not None and ctx.kernel_state.launches == 5
     fresh.close()
