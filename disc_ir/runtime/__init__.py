@@ -11,6 +11,7 @@ library kernels.
 * :mod:`~disc_ir.runtime.drivers.cpu` -- host memory, CPU kernel launch, I/O, consts
 * :mod:`~disc_ir.runtime.kernels` -- gemm, conv
 * :mod:`~disc_ir.runtime.jit` -- MCJIT loading of LLVM IR
+* :mod:`~disc_ir.runtime.okl_launcher` -- the OKL launcher of the kernel-launch mode
 """
 
 from disc_ir.runtime import kernels as _kernels  # noqa: F401  (registers the kernels)
