@@ -64,7 +64,7 @@ def _index_attr(index: int) -> IntegerAttr:
 def _check_index(op: Operation) -> None:
     attr = op.attributes.get("index")
     if not isinstance(attr, IntegerAttr) or attr.value.data < 0:
-        raise VerifyException(f"'{op.name}' needs a non-negative i32 'index' attribute")
+        raise VerifyException("needs a non-negative i32 'index' attribute")
 
 
 def op_index(op: Operation) -> int:
@@ -136,8 +136,7 @@ class GetTensorAsRetOp(IRDLOperation):
         _check_index(self)
         if self.tensor.type != self.result.type:
             raise VerifyException(
-                f"'okl.get_tensor_as_ret' result type {self.result.type} differs from its "
-                f"tensor's {self.tensor.type}"
+                f"result type {self.result.type} differs from its tensor's {self.tensor.type}"
             )
 
 
@@ -159,9 +158,9 @@ class WrapperKernelOp(IRDLOperation):
         _check_index(self)
         block = self.body.block
         if not isinstance(block.last_op, ReturnOp):
-            raise VerifyException("'okl.wrapper_kernel' region must end with 'okl.return'")
+            raise VerifyException("region must end with 'okl.return'")
         if block.args:
-            raise VerifyException("'okl.wrapper_kernel' region takes no block arguments")
+            raise VerifyException("region takes no block arguments")
 
 
 @irdl_op_definition
