@@ -150,8 +150,8 @@ def _from_python(
         raw = np.asarray(value)
     except (ValueError, TypeError, OverflowError) as exc:
         raise RalInputError(f"{label}: cannot make an array of the {what} given: {exc}") from exc
-    if raw.dtype == dtype and element != "bf16":
-        return raw
+    if element != "bf16" and (raw.dtype == dtype or raw.size == 0):
+        return raw.astype(dtype, copy=False)  # the same values, or none (`[]` is float64)
     if (
         element == "bf16"
         or raw.dtype.kind not in "biufc"
