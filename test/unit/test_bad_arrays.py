@@ -210,6 +210,7 @@ def test_nan_and_inf_propagate_through_reductions(cols):
     assert_same(run(compiled(REDUCE), x), reduce_ref(x))
 
 
+@pytest.mark.filterwarnings("error")  # no numpy warning from the RAL's gemm either
 def test_nan_and_inf_propagate_through_dot():
     gen = np.random.default_rng(7)
     a = gen.uniform(-1, 1, size=(9, 33)).astype(np.float32)
@@ -220,7 +221,8 @@ def test_nan_and_inf_propagate_through_dot():
     b[:, 4] = 0.0
     a[3, 5] = np.inf  # inf * 0 in column 4: NaN
     got = run(compiled(DOT), a, b)[0]
-    want = a @ b
+    with np.errstate(invalid="ignore"):
+        want = a @ b
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
     finite = np.isfinite(want)
@@ -552,6 +554,24 @@ func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 }
 """
 
+ZERO_CONV = """
+func.func @main(%x: tensor<?x?x?xf32>, %w: tensor<?x?x3xf32>) -> tensor<?x?x?xf32> {
+  %0 = mhlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1], pad = [[2, 2]], rhs_dilate = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x?x?xf32>, tensor<?x?x3xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+"""
+
+
+def _conv_ref(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """`ZERO_CONV`'s reference: a 1-D convolution, window 3, padding 2 on each side."""
+    xp = np.pad(x, ((0, 0), (0, 0), (2, 2)))
+    n = xp.shape[2] - 2
+    windows = np.zeros((x.shape[0], n, x.shape[1], 3), np.float32)
+    for j in range(n):
+        windows[:, j] = xp[:, :, j : j + 3]
+    return np.einsum("bjck,ock->boj", windows, w)
+
+
 ZERO_BF16 = """
 func.func @main(%x: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %0 = mhlo.add %x, %x : tensor<?x?xbf16>
@@ -672,6 +692,19 @@ ZERO_SIZED: dict[str, tuple[str, list[tuple[np.ndarray, ...]], Callable[..., lis
             (_f(0, 3), np.array([0, 1], np.int64), _f(2, 3)),
         ],
         lambda x, i, u: [x],  # no updates, or only out-of-bounds ones (dropped, as XLA does)
+    ),
+    "conv": (
+        ZERO_CONV,
+        # the case before each empty one leaves its values in the RAL's cached buffers
+        [
+            (_f(2, 3, 5), _f(4, 3, 3)),
+            (_f(2, 0, 5), _f(4, 0, 3)),
+            (_f(2, 3, 5), _f(4, 3, 3)),
+            (_f(2, 3, 0), _f(4, 3, 3)),
+            (_f(0, 3, 5), _f(4, 3, 3)),
+            (_f(2, 3, 5), _f(0, 3, 3)),
+        ],
+        lambda x, w: [_conv_ref(x, w)],
     ),
     "while": (ZERO_WHILE, [(_f(0),), (_f(3),)], lambda x: [x * 8]),
     "bf16": (
