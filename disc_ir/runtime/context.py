@@ -422,6 +422,7 @@ class ExecutionContext:
         self.outputs: dict[int, tuple[str, Any]] = {}
         self.driver_state: dict[str, Any] = {}
         self.error: BaseException | None = None
+        self._failed = False
         self._keep_alive: list[Any] = []
         self._finished = False
         self.native = new_native_context()
@@ -445,13 +446,17 @@ class ExecutionContext:
 
     @property
     def in_error(self) -> bool:
-        return self.error is not None
+        return self.error is not None or self._failed
 
     def raise_if_error(self) -> None:
         """Raises the first recorded error, if any."""
-        if self.error is not None:
-            error = self.error
-            raise error
+        error = self.error
+        if error is not None:
+            try:
+                raise error
+            finally:
+                # no reference cycle error -> traceback -> this frame -> error
+                del error
 
     # -- inputs / outputs -----------------------------------------------------
 
@@ -498,7 +503,12 @@ class ExecutionContext:
         return result
 
     def finish(self) -> None:
-        """Ends the call: drivers release per-execution state, the handle dies."""
+        """Ends the call: drivers release per-execution state, the handle dies.
+
+        The recorded error is dropped (``in_error`` stays true): the exception
+        raised from it holds frames that refer to this context, a reference
+        cycle that would keep the call's inputs and buffers until the garbage
+        collector runs."""
         if self._finished:
             return
         self._finished = True
@@ -512,6 +522,9 @@ class ExecutionContext:
                 _HANDLES.pop(self.handle, None)
             self.native[WORD_MAGIC] = 0
             self._keep_alive.clear()
+            if self.error is not None:
+                self.error = None
+                self._failed = True
 
     def __enter__(self) -> ExecutionContext:
         return self
