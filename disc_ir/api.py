@@ -692,15 +692,21 @@ class Executable:
         if len(arrays) != len(self.inputs):
             raise RalInputError(f"expected {len(self.inputs)} inputs, got {len(arrays)}")
         adapt = getattr(self._ral, "adapt_input", None)
-        values: list[Any] = []
-        for i, (value, spec) in enumerate(zip(arrays, self.inputs, strict=True)):
-            if adapt is not None and not is_host_input(value):
-                # CUDA: device arrays pass through without a host copy
-                value = adapt(i, value)
-                if not isinstance(value, np.ndarray):
-                    values.append(value)
-                    continue
-            values.append(as_input_array(i, value, spec.element, spec.rank, spec.name))
+        if adapt is None:
+            values: list[Any] = [
+                as_input_array(i, value, spec.element, spec.rank, spec.name)
+                for i, (value, spec) in enumerate(zip(arrays, self.inputs, strict=True))
+            ]
+        else:
+            values = []
+            for i, (value, spec) in enumerate(zip(arrays, self.inputs, strict=True)):
+                if not is_host_input(value):
+                    # CUDA: device arrays pass through without a host copy
+                    value = adapt(i, value)
+                    if not isinstance(value, np.ndarray):
+                        values.append(value)
+                        continue
+                values.append(as_input_array(i, value, spec.element, spec.rank, spec.name))
         self.check_inputs(values)
         return tuple(self._ral.execute(self._address, values))
 

@@ -99,6 +99,10 @@ def as_input_array(index: int, value: Any, element: str, rank: int, name: str | 
     """
     dtype = _INPUT_DTYPES[element]
     if type(value) is np.ndarray:
+        if value.dtype == dtype and value.ndim == rank:
+            flags = value.flags
+            if flags.c_contiguous and flags.aligned:
+                return value  # the common case: read in place
         array = value
     elif isinstance(value, np.ma.MaskedArray):
         raise RalInputError(
