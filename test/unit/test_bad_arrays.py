@@ -164,7 +164,7 @@ def assert_same(actual: list[np.ndarray], expected: list[np.ndarray]) -> None:
         want = np.asarray(want)
         assert type(got) is np.ndarray, f"output #{i} is a {type(got).__name__}"
         assert got.shape == want.shape, f"output #{i}: shape {got.shape}, expected {want.shape}"
-        assert got.dtype == want.dtype or want.dtype == np.float64, f"output #{i}: {got.dtype}"
+        assert got.dtype == want.dtype, f"output #{i}: {got.dtype}, expected {want.dtype}"
         if got.dtype.kind == "f":
             np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, err_msg=f"output #{i}")
         else:
