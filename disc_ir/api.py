@@ -66,7 +66,7 @@ from disc_ir.ir.verify import first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
-from disc_ir.runtime.context import check_input, input_label
+from disc_ir.runtime.context import as_input_array, check_input, input_label, is_host_input
 from disc_ir.runtime.ral_metadata import element_type_code
 
 if TYPE_CHECKING:
@@ -688,11 +688,28 @@ class Executable:
         return f"{input_label(ref.arg, self.inputs[ref.arg].name)} dimension {ref.dim}"
 
     def __call__(self, *arrays: Any) -> tuple[np.ndarray, ...]:
+        """Runs the compiled graph on `arrays`; returns new arrays (never views of
+        the inputs or of memory a later call reuses) and never writes the inputs.
+        Inputs are read as `disc_ir.runtime.context.as_input_array` says (exact dtype
+        and rank; copies only for layout or byte order) and checked by `check_inputs`."""
+        if len(arrays) != len(self.inputs):
+            raise RalInputError(f"expected {len(self.inputs)} inputs, got {len(arrays)}")
         adapt = getattr(self._ral, "adapt_input", None)
-        if adapt is not None:  # CUDA: device arrays pass through without a host copy
-            values = [adapt(i, a) for i, a in enumerate(arrays)]
+        if adapt is None:
+            values: list[Any] = [
+                as_input_array(i, value, spec.element, spec.rank, spec.name)
+                for i, (value, spec) in enumerate(zip(arrays, self.inputs, strict=True))
+            ]
         else:
-            values = [np.asarray(a) for a in arrays]
+            values = []
+            for i, (value, spec) in enumerate(zip(arrays, self.inputs, strict=True)):
+                if not is_host_input(value):
+                    # CUDA: device arrays pass through without a host copy
+                    value = adapt(i, value)
+                    if not isinstance(value, np.ndarray):
+                        values.append(value)
+                        continue
+                values.append(as_input_array(i, value, spec.element, spec.rank, spec.name))
         self.check_inputs(values)
         return tuple(self._ral.execute(self._address, values))
 

@@ -66,6 +66,119 @@ def check_input(index: int, array: np.ndarray, element: str, rank: int, name: st
         )
 
 
+#: Python values an input may be given as (converted by :func:`as_input_array`)
+PYTHON_INPUT_TYPES = (bool, int, float, complex, list, tuple)
+
+
+def is_host_input(value: Any) -> bool:
+    """True for what :func:`as_input_array` reads as host data: numpy arrays and
+    scalars, Python numbers and (nested) lists / tuples of them."""
+    return isinstance(value, (np.ndarray, np.generic, *PYTHON_INPUT_TYPES))
+
+
+def as_input_array(index: int, value: Any, element: str, rank: int, name: str | None) -> np.ndarray:
+    """``value`` as the ndarray compiled code reads for input ``index`` (the input
+    contract of ``disc_ir.compile``'s executables); :class:`RalInputError` when it
+    cannot be one.
+
+    * A numpy array or scalar must have the input's dtype (numpy
+      ``SCALAR_TYPES[element]``) and ``rank``: no value-changing conversion
+      (f64 for an f32 input is refused). A non-native byte order (``>f4``) is
+      converted to the native one (same values). Non-contiguous, negative-stride,
+      Fortran-order and unaligned arrays are copied to a new C-contiguous
+      array; read-only arrays are read in place (a call never writes its inputs).
+    * A subclass is read as the plain ndarray it views (``np.matrix``,
+      ``np.memmap``), except a masked array (its mask would be ignored): refused.
+    * A Python number or a (nested) list / tuple of numbers is converted to the
+      input's dtype when its kind allows it (numpy's ``same_kind`` casting: bool
+      and int to float, not float to int) and no value overflows; floats are
+      rounded to the input's precision, as jax converts Python scalars. Not for
+      ``bf16`` inputs (they take ``uint16`` bit patterns).
+    * Anything else goes through ``np.asarray`` and must then have the dtype
+      and rank (object arrays, strings, None are refused).
+    """
+    dtype = _INPUT_DTYPES[element]
+    if type(value) is np.ndarray:
+        if value.dtype == dtype and value.ndim == rank:
+            flags = value.flags
+            if flags.c_contiguous and flags.aligned:
+                return value  # the common case: read in place
+        array = value
+    elif isinstance(value, np.ma.MaskedArray):
+        raise RalInputError(
+            f"{input_label(index, name)}: a masked array is not accepted (its mask would "
+            "be ignored); pass `a.filled(value)` or `a.data`"
+        )
+    elif isinstance(value, np.ndarray):
+        array = value.view(np.ndarray)
+    elif isinstance(value, PYTHON_INPUT_TYPES) and not isinstance(value, np.generic):
+        array = _from_python(index, value, element, rank, dtype, name)
+    else:
+        try:
+            array = np.asarray(value)
+        except Exception as exc:  # noqa: BLE001 - any failure of a foreign __array__
+            raise RalInputError(
+                f"{input_label(index, name)}: cannot read a {type(value).__name__} as an "
+                f"array: {exc}"
+            ) from exc
+        if array.dtype.kind in "OSUV" and not isinstance(value, np.ndarray | np.generic):
+            raise RalInputError(
+                f"{input_label(index, name)}: expected a rank-{rank} {element} array "
+                f"(numpy {dtype}), got a {type(value).__name__}"
+            )
+    if array.dtype != dtype:
+        if (
+            array.dtype.kind == dtype.kind
+            and array.dtype.itemsize == dtype.itemsize
+            and not array.dtype.isnative
+        ):
+            array = array.astype(dtype, order="C")  # byte-swapped: the same values, native order
+        else:
+            check_input(index, array, element, rank, name)  # raises: wrong dtype
+    if array.ndim != rank:
+        check_input(index, array, element, rank, name)  # raises: wrong rank
+    flags = array.flags
+    if not (flags.c_contiguous and flags.aligned):
+        array = np.array(array, dtype=dtype, order="C", copy=True)
+    return array
+
+
+def _from_python(
+    index: int, value: Any, element: str, rank: int, dtype: np.dtype, name: str | None
+) -> np.ndarray:
+    """A Python number or nested list / tuple as an array of ``dtype`` (see
+    :func:`as_input_array`)."""
+    label = input_label(index, name)
+    what = type(value).__name__
+    try:
+        raw = np.asarray(value)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise RalInputError(f"{label}: cannot make an array of the {what} given: {exc}") from exc
+    if element != "bf16" and (raw.dtype == dtype or raw.size == 0):
+        return raw.astype(dtype, copy=False)  # the same values, or none (`[]` is float64)
+    if (
+        element == "bf16"
+        or raw.dtype.kind not in "biufc"
+        or not np.can_cast(raw.dtype, dtype, casting="same_kind")
+    ):
+        raise RalInputError(
+            f"{label}: expected a rank-{rank} {element} array (numpy {dtype}), got a "
+            f"{what} of {raw.dtype} values, which does not convert to {element} without "
+            f"changing them; pass a numpy {dtype} array"
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        converted = raw.astype(dtype)
+        if dtype.kind in "biu":
+            changed = not np.array_equal(converted.astype(raw.dtype), raw)
+        else:
+            changed = not np.array_equal(np.isfinite(converted), np.isfinite(raw))
+    if changed:
+        raise RalInputError(
+            f"{label}: the {what} given has values out of the range of {element} (numpy {dtype})"
+        )
+    return converted
+
+
 class Resource:
     """A context-owned resource with lifetime hooks (``Context::Resource``)."""
 
@@ -236,11 +349,24 @@ class RalContext:
         for i, (array, spec) in enumerate(zip(inputs, self.input_specs, strict=True)):
             check_input(i, array, spec.element, spec.rank, spec.name)
 
+    def prepare_inputs(self, inputs: Sequence[Any]) -> list[np.ndarray]:
+        """``inputs`` as the ndarrays compiled code reads (:func:`as_input_array` when
+        ``input_specs`` are known, else ``np.asarray``); raises RalInputError."""
+        specs = self.input_specs
+        if specs is None:
+            return [np.asarray(x) for x in inputs]
+        if len(inputs) != len(specs):
+            raise RalInputError(f"expected {len(specs)} inputs, got {len(inputs)}")
+        return [
+            as_input_array(i, x, spec.element, spec.rank, spec.name)
+            for i, (x, spec) in enumerate(zip(inputs, specs, strict=True))
+        ]
+
     def create_execution_context(self, inputs: Sequence[Any]) -> ExecutionContext:
         """A new execution context bound to ``inputs`` (arrays or scalars)."""
         if self._closed:
             raise RalError("the RAL context is closed")
-        arrays = [np.asarray(x) for x in inputs]
+        arrays = self.prepare_inputs(inputs)
         self.check_inputs(arrays)
         return ExecutionContext(self, arrays)
 
@@ -300,6 +426,7 @@ class ExecutionContext:
         self.outputs: dict[int, tuple[str, Any]] = {}
         self.driver_state: dict[str, Any] = {}
         self.error: BaseException | None = None
+        self._failed = False
         self._keep_alive: list[Any] = []
         self._finished = False
         self.native = new_native_context()
@@ -323,13 +450,17 @@ class ExecutionContext:
 
     @property
     def in_error(self) -> bool:
-        return self.error is not None
+        return self.error is not None or self._failed
 
     def raise_if_error(self) -> None:
         """Raises the first recorded error, if any."""
-        if self.error is not None:
-            error = self.error
-            raise error
+        error = self.error
+        if error is not None:
+            try:
+                raise error
+            finally:
+                # no reference cycle error -> traceback -> this frame -> error
+                del error
 
     # -- inputs / outputs -----------------------------------------------------
 
@@ -376,7 +507,12 @@ class ExecutionContext:
         return result
 
     def finish(self) -> None:
-        """Ends the call: drivers release per-execution state, the handle dies."""
+        """Ends the call: drivers release per-execution state, the handle dies.
+
+        The recorded error is dropped (``in_error`` stays true): the exception
+        raised from it holds frames that refer to this context, a reference
+        cycle that would keep the call's inputs and buffers until the garbage
+        collector runs."""
         if self._finished:
             return
         self._finished = True
@@ -390,6 +526,9 @@ class ExecutionContext:
                 _HANDLES.pop(self.handle, None)
             self.native[WORD_MAGIC] = 0
             self._keep_alive.clear()
+            if self.error is not None:
+                self.error = None
+                self._failed = True
 
     def __enter__(self) -> ExecutionContext:
         return self

@@ -491,8 +491,10 @@ class CpuDriver(Driver):
         exec_ctx.outputs[index] = (self.name, desc)
 
     def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
-        """The output as an ndarray: owning the buffer the code allocated (no copy), the
-        caller's input array when forwarded, else (constants, foreign memory) a copy."""
+        """The output as an ndarray that no other array of the program shares: owning
+        the buffer the code allocated (no copy; the allocator never reuses it), else
+        a copy: of an input forwarded as is, of a constant, of a buffer an earlier
+        output of the call already owns, of foreign memory."""
         desc: MemRefDescriptor = value
         state = self.state(exec_ctx)
         dtype = numpy_dtype(desc.element)
@@ -504,12 +506,9 @@ class CpuDriver(Driver):
                 block = self.allocator.live.get(desc.aligned)
                 if block is not None and not block.persistent:
                     self.allocator.detach(desc.aligned)
-                    # Other outputs sharing this buffer view the same block.
                     state.hand_over(desc.aligned, block)
                 else:
                     block = None
-            if block is None:
-                block = state.given.get(desc.aligned)
         if block is not None:
             itemsize = dtype.itemsize
             return np.ndarray(
@@ -519,15 +518,6 @@ class CpuDriver(Driver):
                 offset=desc.offset * itemsize,
                 strides=tuple(s * itemsize for s in desc.strides),
             )
-        for array in exec_ctx.inputs:
-            if (
-                array.size
-                and array.ctypes.data == desc.data_address
-                and array.dtype == dtype
-                and array.shape == desc.sizes
-                and array.strides == tuple(s * dtype.itemsize for s in desc.strides)
-            ):
-                return array
         return numpy_view(desc).copy()
 
     # -- constants ------------------------------------------------------------

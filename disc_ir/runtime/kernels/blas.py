@@ -138,7 +138,7 @@ def parallel_matmul(lhs: np.ndarray, rhs: np.ndarray, out: np.ndarray, num_threa
                 rhs_b = rhs.reshape(batch, k, n)
                 out_b = out.reshape(batch, m, n)  # a view when `out` is contiguous
                 if np.may_share_memory(out_b, out):
-                    _run_parts(parts, batch, lambda s: np.matmul(lhs_b[s], rhs_b[s], out=out_b[s]))
+                    _run_parts(parts, batch, lambda s: _matmul(lhs_b[s], rhs_b[s], out_b[s]))
                     return
         else:
             parts = _num_parts(work, m, num_threads)
@@ -146,9 +146,16 @@ def parallel_matmul(lhs: np.ndarray, rhs: np.ndarray, out: np.ndarray, num_threa
                 _run_parts(
                     parts,
                     m,
-                    lambda s: np.matmul(lhs[..., s, :], rhs, out=out[..., s, :]),
+                    lambda s: _matmul(lhs[..., s, :], rhs, out[..., s, :]),
                 )
                 return
+        _matmul(lhs, rhs, out)
+
+
+def _matmul(lhs: np.ndarray, rhs: np.ndarray, out: np.ndarray) -> None:
+    """``out[...] = lhs @ rhs`` in IEEE arithmetic without numpy's warnings (NaN and
+    inf inputs give NaN and inf results, as XLA computes them, silently)."""
+    with np.errstate(all="ignore"):
         np.matmul(lhs, rhs, out=out)
 
 

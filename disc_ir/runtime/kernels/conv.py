@@ -104,8 +104,12 @@ def ral_conv_impl(
     num_threads: int = 1,
 ) -> None:
     """Decodes the layouts/strides/dilations from ``metadata`` and runs the conv
-    (its matmul split over up to ``num_threads`` threads)."""
-    if inp.num_elements == 0 or kernel.num_elements == 0 or output.num_elements == 0:
+    (its matmul split over up to ``num_threads`` threads). An empty contraction (no
+    input channels or elements, or an empty window) sums nothing: zeros."""
+    if output.num_elements == 0:
+        return
+    if inp.num_elements == 0 or kernel.num_elements == 0:
+        store(output, np.zeros(output.sizes, dtype=np.float32))
         return
     rank = inp.rank
     spatial = rank - 2

@@ -84,7 +84,8 @@ def gemm(
     if c.element.code in ("f32", "f64"):
         out = numpy_view(c)
         if np.may_share_memory(out, lhs) or np.may_share_memory(out, rhs):
-            out[...] = np.matmul(lhs, rhs)
+            with np.errstate(all="ignore"):  # NaN / inf give NaN / inf, silently
+                out[...] = np.matmul(lhs, rhs)
         else:
             parallel_matmul(lhs, rhs, out, num_threads)
     else:
