@@ -15,10 +15,11 @@ function until nothing changes.
 - a (dynamic_)broadcast_in_dim of an expand-dims `mhlo.reshape` /
   `mhlo.dynamic_reshape` (only unit dims inserted, matched on static shapes or
   symbolic dims) broadcasts the reshape's input directly;
-- `x + 0`, `0 + x`, `x * 1`, `1 * x` (constants possibly broadcast) become `x`;
+- `x + 0`, `0 + x` (float: only -0.0), `x * 1`, `1 * x` (constants possibly
+  broadcast) become `x`;
 - `select(p, x, x)`, `select(true, x, y)`, `select(false, x, y)`, and
   `select(pad(true, false), pad(x, 0), 0)` with equal paddings simplify;
-- `convert(convert(x : A) : B) : A` becomes `x`;
+- `convert(convert(x : A) : B) : A` becomes `x` when A -> B is exact;
 - `tensor.from_elements(tensor.extract(t))` becomes `mhlo.reshape t` (0-d `t`)
   or `t` itself (a 1-element 1-d `t`, through a `tensor.cast`);
 - `arith.trunci(arith.index_cast(i : index -> i64) -> i32)` becomes one
@@ -41,12 +42,15 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
+    Signedness,
     SymbolRefAttr,
     TensorType,
 )
@@ -316,14 +320,35 @@ class BroadcastOfExpandReshape(RewritePattern):
         rewriter.replace(op, new)
 
 
+def _is_additive_identity(value: SSAValue) -> bool:
+    """`value` is a (broadcast) constant c with `x + c == x` for all x: integer 0, float -0.0."""
+    if not all_elements_equal(value, 0):
+        return False
+    t = _ranked(value)
+    if t is None or not isinstance(t.element_type, IntegerType | IndexType):
+        return _zero_sign(value) < 0  # +0.0 is no identity: -0.0 + 0.0 is +0.0
+    return True
+
+
+def _zero_sign(value: SSAValue) -> float:
+    """The sign (+1.0 / -1.0) of the float zero constant `value` (possibly broadcast)."""
+    producer = _producer(value, *_BROADCASTS)
+    if producer is not None:
+        return _zero_sign(producer.operands[0])
+    attr = _dense_constant(value)
+    single = _single_value(attr) if attr is not None else None
+    return math.copysign(1.0, float(single)) if single is not None else 1.0
+
+
 class AddZero(RewritePattern):
-    """`x + 0` / `0 + x` -> `x`."""
+    """`x + 0` / `0 + x` -> `x` (for floats only with -0.0: BladeDISC's AddZero
+    pattern also drops `+ 0.0`, which turns `-0.0 + 0.0` into -0.0)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lhs, rhs = op.operands
-        if all_elements_equal(lhs, 0):
+        if _is_additive_identity(lhs):
             rewriter.replace(op, [], [rhs])
-        elif all_elements_equal(rhs, 0):
+        elif _is_additive_identity(rhs):
             rewriter.replace(op, [], [lhs])
 
 
@@ -371,12 +396,63 @@ class SelectSimplifier(RewritePattern):
             rewriter.replace(op, [], [on_true])
 
 
+_FLOAT_FORMATS: dict[type, tuple[int, int]] = {
+    Float16Type: (11, 15),
+    BFloat16Type: (8, 127),
+    Float32Type: (24, 127),
+    Float64Type: (53, 1023),
+}
+"""(significand bits with the implicit one, largest exponent) per float type."""
+
+
+def _int_range(t: IntegerType) -> tuple[int, int]:
+    """The values of integer type `t` as mhlo computes them (i1 and ui* unsigned)."""
+    width = t.width.data
+    if width == 1 or t.signedness.data == Signedness.UNSIGNED:
+        return 0, (1 << width) - 1
+    return -(1 << (width - 1)), (1 << (width - 1)) - 1
+
+
+def is_exact_conversion(source: Attribute, middle: Attribute) -> bool:
+    """Every value of element type `source` converts to `middle` and back unchanged.
+
+    Integers: `middle` holds `source`'s range (widening, signedness kept, or
+    unsigned into a strictly wider signed type; i1 into any integer). Floats:
+    `middle` has at least `source`'s significand and exponent range (not
+    f16 <-> bf16). Integer into float: the significand holds every value.
+    """
+    if isinstance(source, IntegerType) and isinstance(middle, IntegerType):
+        low, high = _int_range(source)
+        mid_low, mid_high = _int_range(middle)
+        return mid_low <= low and high <= mid_high
+    src_float = _FLOAT_FORMATS.get(type(source))
+    mid_float = _FLOAT_FORMATS.get(type(middle))
+    if src_float is not None and mid_float is not None:
+        return mid_float[0] >= src_float[0] and mid_float[1] >= src_float[1]
+    if isinstance(source, IntegerType) and mid_float is not None:
+        low, high = _int_range(source)
+        # |v| < 2**precision is exact; the signed minimum is a power of two
+        return max(high, -low - 1).bit_length() <= mid_float[0]
+    return False
+
+
 class ConvertOfConvert(RewritePattern):
-    """`convert(convert(x : A) : B) : A` -> `x`."""
+    """`convert(convert(x : A) : B) : A` -> `x` when converting A to B is exact.
+
+    BladeDISC's ConvertSimplifierPattern (disc_algebraic_simplifier.cc) drops
+    any round trip, which truncates nothing: f32 -> i32 -> f32 (a truncation
+    toward zero), f32 -> f16/bf16 -> f32, i32 -> i8 -> i32 or i32 -> f32 -> i32
+    all change values. Only the exact round trips (`is_exact_conversion`) fold.
+    """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         inner = _producer(op.operands[0], "mhlo.convert")
-        if inner is not None and inner.operands[0].type == op.results[0].type:
+        if inner is None or inner.operands[0].type != op.results[0].type:
+            return
+        source, middle = _ranked(inner.operands[0]), _ranked(op.operands[0])
+        if source is None or middle is None:
+            return
+        if is_exact_conversion(source.element_type, middle.element_type):
             rewriter.replace(op, [], [inner.operands[0]])
 
 

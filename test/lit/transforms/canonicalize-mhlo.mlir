@@ -34,11 +34,18 @@ func.func @binary() -> (tensor<4xi64>, tensor<4xf32>, tensor<4xi32>, tensor<2xi3
 
 // -----
 
+// Float x + c folds only for c = -0.0 (x + 0.0 turns -0.0 into +0.0: kept),
+// x - c only for c = +0.0 (x - -0.0 is x + 0.0: kept).
 // CHECK-LABEL: func.func @identities
-// CHECK: %0 = mhlo.constant dense<true> : tensor<4xi1>
-// CHECK-NEXT: return %arg0, %arg0, %arg1, %0, %arg0 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
-func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
-  %0 = mhlo.constant dense<0.0> : tensor<4xf32>
+// CHECK-DAG: %[[PZ:.*]] = mhlo.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[NZ:.*]] = mhlo.constant dense<-0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[T:.*]] = mhlo.constant dense<true> : tensor<4xi1>
+// CHECK-DAG: %[[KEPT_ADD:.*]] = mhlo.add %arg0, %[[PZ]] : tensor<4xf32>
+// CHECK-DAG: %[[KEPT_SUB:.*]] = mhlo.subtract %arg0, %[[NZ]] : tensor<4xf32>
+// CHECK: return %arg0, %arg0, %arg1, %[[T]], %arg0, %[[KEPT_ADD]], %[[KEPT_SUB]] : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = mhlo.constant dense<-0.0> : tensor<4xf32>
+  %pz = mhlo.constant dense<0.0> : tensor<4xf32>
   %1 = mhlo.constant dense<1.0> : tensor<4xf32>
   %2 = mhlo.add %0, %arg0 : tensor<4xf32>
   %3 = mhlo.multiply %2, %1 : tensor<4xf32>
@@ -46,8 +53,10 @@ func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf3
   %f = mhlo.constant dense<false> : tensor<4xi1>
   %4 = mhlo.and %arg1, %t : tensor<4xi1>
   %5 = mhlo.or %arg1, %t : tensor<4xi1>
-  %6 = mhlo.subtract %arg0, %0 : tensor<4xf32>
-  return %3, %2, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+  %6 = mhlo.subtract %arg0, %pz : tensor<4xf32>
+  %7 = mhlo.add %pz, %arg0 : tensor<4xf32>
+  %8 = mhlo.subtract %arg0, %0 : tensor<4xf32>
+  return %3, %2, %4, %5, %6, %7, %8 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
