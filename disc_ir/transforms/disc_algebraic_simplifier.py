@@ -24,7 +24,7 @@ function until nothing changes.
   or `t` itself (a 1-element 1-d `t`, through a `tensor.cast`);
 - `arith.trunci(arith.index_cast(i : index -> i64) -> i32)` becomes one
   `index_cast` to i32 and `index_cast(index_cast(x))` back to `x`'s type
-  becomes `x` (the inner cast used once);
+  through a type at least as wide becomes `x` (the inner cast used once);
 - `mhlo.get_dimension_size` becomes `tensor.dim` + `arith.index_cast` in a
   `tensor.from_elements`, and the scalar mhlo add/multiply/subtract/divide
   computed from it become arith ops on the extracted scalars;
@@ -73,6 +73,7 @@ from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.folding.core import is_bitwise_splat
 from disc_ir.rewriting.greedy import GreedyConfig
 
 _BROADCASTS = ("mhlo.broadcast", "mhlo.broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim")
@@ -116,7 +117,7 @@ def _dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
 def _single_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     """The value of a splat or one-element dense attribute (signed for integers)."""
     values = attr.get_values()
-    if not values or (len(values) != 1 and not attr.is_splat()):
+    if not values or (len(values) != 1 and not (attr.is_splat() and is_bitwise_splat(attr))):
         return None
     return values[0]
 
@@ -479,6 +480,13 @@ class FromElementsOfExtract(RewritePattern):
             rewriter.replace(op, tensor.CastOp(source, result_type))
 
 
+def _int_width(t: Attribute) -> int | None:
+    """The bit width of an integer type, 64 for `index`, None otherwise."""
+    if isinstance(t, IndexType):
+        return 64
+    return t.width.data if isinstance(t, IntegerType) else None
+
+
 def _is_int_type(t: Attribute, width: int) -> bool:
     return isinstance(t, IntegerType) and t.width.data == width
 
@@ -510,7 +518,12 @@ class IndexCastRoundTrip(RewritePattern):
         if inner is None:
             return
         source = inner.operands[0]
-        if source.type == op.results[0].type and value.has_one_use():
+        if source.type != op.results[0].type or not value.has_one_use():
+            return
+        # exact only through a type at least as wide (BladeDISC's
+        # IndexCastSimplifierPattern also drops index -> i32 -> index)
+        source_width, middle_width = _int_width(source.type), _int_width(value.type)
+        if source_width is not None and middle_width is not None and middle_width >= source_width:
             rewriter.replace(op, [], [source])
 
 

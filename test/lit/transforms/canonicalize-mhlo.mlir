@@ -147,3 +147,30 @@ func.func @noops(%arg0: tensor<?x4xf32>, %arg1: tensor<2x4xf32>, %arg2: tensor<2
   %8 = tensor.extract %c[%i] : tensor<2xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<i32>, tensor<1x3xi32>, tensor<3xi32>, f32
 }
+
+// -----
+
+// Constant folds agree with the generated code: an integer converts to f32 /
+// bf16 in one rounding from its exact value (2^60 + 2^36 + 1 -> 2^60 + 2^37,
+// not 2^60 through f64; 2^24 + 2^16 + 1 -> 2^24 + 2^17 in bf16, not 2^24
+// through f32); max/min order -0.0 below +0.0 (arith.maximumf/minimumf);
+// a TOTALORDER compare is not folded.
+// CHECK-LABEL: func.func @rounding_and_signed_zeros
+// CHECK-DAG: %[[MIN:.*]] = mhlo.constant dense<-0.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[MAX:.*]] = mhlo.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[BF:.*]] = mhlo.constant dense<1.690830e+07> : tensor<bf16>
+// CHECK-DAG: %[[F:.*]] = mhlo.constant dense<1.15292164e+18> : tensor<f32>
+// CHECK-DAG: %[[TOTAL:.*]] = mhlo.compare  LT, %{{.*}}, %{{.*}},  TOTALORDER
+// CHECK: return %[[F]], %[[BF]], %[[MAX]], %[[MIN]], %[[TOTAL]]
+func.func @rounding_and_signed_zeros() -> (tensor<f32>, tensor<bf16>, tensor<2xf32>, tensor<2xf32>, tensor<2xi1>) {
+  %big = mhlo.constant dense<1152921573326323713> : tensor<i64>
+  %0 = mhlo.convert %big : (tensor<i64>) -> tensor<f32>
+  %mid = mhlo.constant dense<16842753> : tensor<i32>
+  %1 = mhlo.convert %mid : (tensor<i32>) -> tensor<bf16>
+  %a = mhlo.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %b = mhlo.constant dense<[0.0, -0.0]> : tensor<2xf32>
+  %2 = mhlo.maximum %a, %b : tensor<2xf32>
+  %3 = mhlo.minimum %a, %b : tensor<2xf32>
+  %4 = mhlo.compare LT, %a, %b, TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0, %1, %2, %3, %4 : tensor<f32>, tensor<bf16>, tensor<2xf32>, tensor<2xf32>, tensor<2xi1>
+}

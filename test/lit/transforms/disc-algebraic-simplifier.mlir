@@ -169,13 +169,16 @@ func.func @convert_round_trips(%f: tensor<4xf32>, %i: tensor<4xi32>, %h: tensor<
 
 // -----
 
-// Scalars through tensors: from_elements(extract), index_cast chains.
+// Scalars through tensors: from_elements(extract), index_cast chains. The
+// round trip through i64 folds; index -> i32 -> index truncates: kept.
 // CHECK-LABEL: func.func @scalars
 // CHECK-SAME:    (%[[S:.*]]: tensor<i64>, %[[V:.*]]: tensor<1xi64>, %[[N:.*]]: index)
 // CHECK:         %[[R:.*]] = mhlo.reshape %[[S]] : (tensor<i64>) -> tensor<1xi64>
 // CHECK:         %[[T:.*]] = arith.index_cast %[[N]] : index to i32
-// CHECK:         return %[[R]], %[[V]], %[[T]], %[[N]]
-func.func @scalars(%s: tensor<i64>, %v: tensor<1xi64>, %n: index) -> (tensor<1xi64>, tensor<1xi64>, i32, index) {
+// CHECK:         %[[T2:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK:         %[[BACK:.*]] = arith.index_cast %[[T2]] : i32 to index
+// CHECK:         return %[[R]], %[[V]], %[[T]], %[[BACK]], %[[N]]
+func.func @scalars(%s: tensor<i64>, %v: tensor<1xi64>, %n: index) -> (tensor<1xi64>, tensor<1xi64>, i32, index, index) {
   %c0 = arith.constant 0 : index
   %0 = tensor.extract %s[] : tensor<i64>
   %1 = tensor.from_elements %0 : tensor<1xi64>
@@ -185,7 +188,9 @@ func.func @scalars(%s: tensor<i64>, %v: tensor<1xi64>, %n: index) -> (tensor<1xi
   %5 = arith.trunci %4 : i64 to i32
   %6 = arith.index_cast %n : index to i32
   %7 = arith.index_cast %6 : i32 to index
-  return %1, %3, %5, %7 : tensor<1xi64>, tensor<1xi64>, i32, index
+  %8 = arith.index_cast %n : index to i64
+  %9 = arith.index_cast %8 : i64 to index
+  return %1, %3, %5, %7, %9 : tensor<1xi64>, tensor<1xi64>, i32, index, index
 }
 
 // -----
