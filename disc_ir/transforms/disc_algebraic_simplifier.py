@@ -15,8 +15,8 @@ function until nothing changes.
 - a (dynamic_)broadcast_in_dim of an expand-dims `mhlo.reshape` /
   `mhlo.dynamic_reshape` (only unit dims inserted, matched on static shapes or
   symbolic dims) broadcasts the reshape's input directly;
-- `x + 0`, `0 + x` (float: only -0.0), `x * 1`, `1 * x` (constants possibly
-  broadcast) become `x`;
+- `x + 0`, `0 + x`, `x * 1`, `1 * x` (constants possibly broadcast) become
+  `x` (`-0.0 + 0.0` then gives -0.0, as in BladeDISC);
 - `select(p, x, x)`, `select(true, x, y)`, `select(false, x, y)`, and
   `select(pad(true, false), pad(x, 0), 0)` with equal paddings simplify;
 - `convert(convert(x : A) : B) : A` becomes `x` when A -> B is exact;
@@ -321,35 +321,20 @@ class BroadcastOfExpandReshape(RewritePattern):
         rewriter.replace(op, new)
 
 
-def _is_additive_identity(value: SSAValue) -> bool:
-    """`value` is a (broadcast) constant c with `x + c == x` for all x: integer 0, float -0.0."""
-    if not all_elements_equal(value, 0):
-        return False
-    t = _ranked(value)
-    if t is None or not isinstance(t.element_type, IntegerType | IndexType):
-        return _zero_sign(value) < 0  # +0.0 is no identity: -0.0 + 0.0 is +0.0
-    return True
-
-
-def _zero_sign(value: SSAValue) -> float:
-    """The sign (+1.0 / -1.0) of the float zero constant `value` (possibly broadcast)."""
-    producer = _producer(value, *_BROADCASTS)
-    if producer is not None:
-        return _zero_sign(producer.operands[0])
-    attr = _dense_constant(value)
-    single = _single_value(attr) if attr is not None else None
-    return math.copysign(1.0, float(single)) if single is not None else 1.0
-
-
 class AddZero(RewritePattern):
-    """`x + 0` / `0 + x` -> `x` (for floats only with -0.0: BladeDISC's AddZero
-    pattern also drops `+ 0.0`, which turns `-0.0 + 0.0` into -0.0)."""
+    """`x + 0` / `0 + x` -> `x`.
+
+    For floats this is BladeDISC's AddZero fold (its test `add_zero_tensor`
+    requires it): exact except for the sign of a zero result, `-0.0 + 0.0` is
+    +0.0 but the fold gives -0.0 (canonicalize's mhlo.add folder, which is
+    exact, folds only `x + -0.0`).
+    """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lhs, rhs = op.operands
-        if _is_additive_identity(lhs):
+        if all_elements_equal(lhs, 0):
             rewriter.replace(op, [], [rhs])
-        elif _is_additive_identity(rhs):
+        elif all_elements_equal(rhs, 0):
             rewriter.replace(op, [], [lhs])
 
 
