@@ -74,6 +74,7 @@ from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
 from disc_ir.rewriting.folding.core import is_bitwise_splat
+from disc_ir.rewriting.folding.floats import round_to
 from disc_ir.rewriting.greedy import GreedyConfig
 
 _BROADCASTS = ("mhlo.broadcast", "mhlo.broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim")
@@ -616,8 +617,12 @@ class FoldBroadcastSqrtOfConstant(RewritePattern):
                     dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])
                 elif isinstance(value, float):
                     root_f = math.sqrt(value) if value >= 0 else math.nan
-                    folded = (1.0 / root_f if root_f else math.inf) if is_rsqrt else root_f
-                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])
+                    inverse = 1.0 / root_f if root_f else math.copysign(math.inf, root_f)
+                    folded = inverse if is_rsqrt else root_f  # rsqrt(-0.0) is -inf
+                    rounded = round_to(folded, element)  # once, from the double
+                    if rounded is None:
+                        continue
+                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [rounded])
                 else:
                     continue
                 new_const = ConstantOp(dense)

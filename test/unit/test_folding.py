@@ -332,3 +332,43 @@ def test_exact_conversion(source: str, middle: str, exact: bool):
         return IntegerType(int(name[1:]))
 
     assert is_exact_conversion(parse(source), parse(middle)) is exact
+
+
+def _canonicalized_results(text: str) -> list[tuple[float, ...]]:
+    """The folded constants `func.return` returns after `canonicalize` (values, in order)."""
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    from disc_ir.api import load_module
+    from disc_ir.ir.context import make_context
+    from disc_ir.passes.registry import get_pass
+
+    ctx = make_context()
+    module = load_module(ctx, text)
+    canonicalize = get_pass("canonicalize")
+    assert canonicalize is not None
+    canonicalize().apply(ctx, module)
+    (ret,) = [op for op in module.walk() if op.name == "func.return"]
+    out: list[tuple[float, ...]] = []
+    for value in ret.operands:
+        attr = constant_value(value)
+        assert isinstance(attr, DenseIntOrFPElementsAttr), f"not folded: {value}"
+        out.append(tuple(attr.get_values()))  # type: ignore[arg-type]
+    return out
+
+
+def test_mhlo_signed_zero_folds():
+    """[-0.0, 0.0] is no splat; max/min order -0.0 below +0.0 (arith.maximumf)."""
+    negated, maxed, mined = _canonicalized_results(
+        """
+func.func @f() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %a = mhlo.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %b = mhlo.constant dense<[0.0, -0.0]> : tensor<2xf32>
+  %0 = mhlo.negate %a : tensor<2xf32>
+  %1 = mhlo.maximum %a, %b : tensor<2xf32>
+  %2 = mhlo.minimum %a, %b : tensor<2xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+"""
+    )
+    signs = [[math.copysign(1.0, v) for v in values] for values in (negated, maxed, mined)]
+    assert signs == [[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0]]
