@@ -145,7 +145,7 @@ def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
         return first if all(isinstance(v, float) and math.isnan(v) for v in values) else None
     if isinstance(first, float):  # `==` would take [-0.0, 0.0] for a splat
         sign = math.copysign(1.0, first)
-        same = all(v == first and math.copysign(1.0, v) == sign for v in values)  # type: ignore[arg-type]
+        same = all(v == first and math.copysign(1.0, v) == sign for v in values)
         return first if same else None
     return first if all(v == first for v in values) else None
 
