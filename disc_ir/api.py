@@ -6,8 +6,10 @@
     exe = disc_ir.compile("examples/tutorial.mlir")        # MHLO text, a path or a ModuleOp
     probs, out = exe(x, w, b, np.array([5, 4], np.int64))  # any shapes of the compiled rank
 
-`compile` runs the documented pipeline (`disc_ir.pipeline`, phases tensor ...
-llvm) on a private copy of the module, translates the resulting `llvm`-dialect
+`compile` runs the documented pipeline (`disc_ir.pipeline`, phases input ...
+llvm: exactly the passes of `disc-opt --disc-pipeline{target=...}`, so
+`disc-opt '--disc-pipeline=target=T until=P' in.mlir` prints
+`exe.mlir_after(P)`) on a private copy of the module, translates the resulting `llvm`-dialect
 module to LLVM IR (`Executable.llvm_ir`; identical kernels translated once),
 optimizes it for this host (kernels at O3, the host entry `main` with a cheap
 pipeline) and JIT-compiles it once (`disc_ir.backend.jit.HostJit`). The constants
@@ -54,12 +56,14 @@ from disc_ir.analysis.entry_dims import DimConstraints, DimRef, entry_dim_constr
 from disc_ir.backend.jit import BackgroundObject, HostJit
 from disc_ir.backend.target import host_target_machine, link_llvm_ir
 from disc_ir.backend.translate import module_to_llvm_ir
-from disc_ir.codegen import kernel_split, shared_lowering
+from disc_ir.codegen import kernel_split
+from disc_ir.codegen.shared_lowering import SharingFailed
 from disc_ir.ir.context import make_context
+from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import Diagnostic, parse_module
-from disc_ir.ir.printer import MlirPrinter
+from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import first_verify_failure
-from disc_ir.pipeline import TARGETS, phase_names, phase_passes
+from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.context import check_input, input_label
@@ -99,28 +103,26 @@ class ArgSpec:
 
 
 def print_module(module: ModuleOp) -> str:
-    """`module` as MLIR text, printed as disc-opt prints it."""
-    import io
-
-    buf = io.StringIO()
-    MlirPrinter(stream=buf).print_op(module)
-    buf.write("\n")
-    return buf.getvalue()
+    """`module` as MLIR text, printed as disc-opt prints it (`module_text`)."""
+    return module_text(module)
 
 
 def _looks_like_path(source: str) -> bool:
     return "\n" not in source and (source.endswith(".mlir") or os.path.isfile(source))
 
 
-def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
+def load_module(
+    ctx: Context, source: str | PurePath | ModuleOp, *, import_stablehlo: bool = True
+) -> ModuleOp:
     """A fresh module from MHLO text, a file path or an existing module (cloned).
 
     StableHLO text (JAX's `jax.jit(f).lower(...).as_text()`, `jax.export`'s
     `mlir_module()`) is imported to mhlo by `disc_ir.frontends.import_stablehlo`:
-    the outputs then carry the `jax.result_info` names.
+    the outputs then carry the `jax.result_info` names. `import_stablehlo=False`
+    only parses it (the pipeline's `disc-import-stablehlo` imports it).
     """
     if isinstance(source, ModuleOp):
-        return _reparse(ctx, source)
+        return _reparse(ctx, source, import_stablehlo)
     filename = "<source>"
     if isinstance(source, PurePath) or _looks_like_path(source):
         filename = str(source)
@@ -132,14 +134,14 @@ def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
         text = source
     from disc_ir.frontends.stablehlo import (
         StableHloImportError,
-        import_stablehlo,
         looks_like_stablehlo,
     )
+    from disc_ir.frontends.stablehlo import import_stablehlo as import_stablehlo_text
 
     try:
-        if looks_like_stablehlo(text):
+        if import_stablehlo and looks_like_stablehlo(text):
             # StableHLO (e.g. JAX's `lower(...).as_text()`): imported to mhlo.
-            return import_stablehlo(text, file_name=filename, ctx=ctx)
+            return import_stablehlo_text(text, file_name=filename, ctx=ctx)
         return parse_module(ctx, text, filename)
     except Diagnostic as diag:
         raise CompileError(str(diag)) from None
@@ -147,10 +149,10 @@ def load_module(ctx: Context, source: str | PurePath | ModuleOp) -> ModuleOp:
         raise CompileError(f"{filename}: {exc}") from None
 
 
-def _reparse(ctx: Context, module: ModuleOp) -> ModuleOp:
+def _reparse(ctx: Context, module: ModuleOp, import_stablehlo: bool) -> ModuleOp:
     # A module built in another context: print and re-parse it into ours, so
     # the caller's module is never changed and every op is one of ours.
-    return load_module(ctx, print_module(module))
+    return load_module(ctx, print_module(module), import_stablehlo=import_stablehlo)
 
 
 def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
@@ -239,6 +241,10 @@ def entry_signature(f: func.FuncOp) -> tuple[list[ArgSpec], list[ArgSpec]]:
 def _run_pass(ctx: Context, module: ModuleOp, p: ModulePass, verify: bool) -> None:
     try:
         p.apply(ctx, module)
+    except SharingFailed:
+        raise  # `lower_to_llvm_ir` compiles again without sharing
+    except RejectedInput as exc:
+        raise CompileError(str(exc)) from None
     except (DiagnosticException, VerifyException) as exc:
         raise CompileError(f"pass '{p.name}' failed: {str(exc).strip()}") from None
     if verify:
@@ -259,28 +265,32 @@ def run_pipeline(
     until: str | None = None,
     after_phase: Callable[[str, ModuleOp], None] | None = None,
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None = None,
-    share_fusion_lowering: bool = False,
+    share_fusion_lowering: bool | None = None,
     kernels_ahead: KernelsAhead | None = None,
 ) -> dict[str, float]:
     """Runs the pipeline on `module` in place; returns seconds spent per phase.
 
-    `after_phase(name, module)` / `after_pass(pass, module, seconds)` are
-    called after each phase / pass (dumps, timing). Pass failures raise
-    CompileError naming the pass. `share_fusion_lowering` (CPU): the code
-    generation passes lower one fusion of each identical set, the others
-    take copies (`disc_ir.codegen.shared_lowering`; may raise its
-    `SharingFailed`, then run again without). `kernels_ahead` (CPU): the
-    `llvm` phase lowers the kernels first, in a module of their own, and
-    starts compiling their LLVM IR on a worker thread while it lowers the
-    host code (`disc_ir.codegen.kernel_split`); the phase ends with the
-    whole module, as without.
+    The passes are those of `disc-opt --disc-pipeline{target=... until=...}`
+    (`disc_ir.pipeline.phase_passes`). `after_phase(name, module)` /
+    `after_pass(pass, module, seconds)` are called after each phase / pass
+    (dumps, timing). Pass failures raise CompileError naming the pass; a
+    `RejectedInput` (the program uses something the pipeline does not
+    compile) raises CompileError with its message. `share_fusion_lowering`
+    (CPU; None: `DISC_SHARE_FUSION_LOWERING`): the pipeline's
+    `disc-mark-shared-fusion-lowering` / `disc-instantiate-shared-fusion-lowering`
+    lower one fusion of each identical set (the latter may raise
+    `SharingFailed`: then run again from the input with
+    `share_fusion_lowering=False`, as `with_sharing_fallback` does).
+    `kernels_ahead` (CPU): a compile-time optimization of the JIT, not a
+    rewrite: the `llvm` phase lowers the kernels first, in a module of their
+    own, and starts compiling their LLVM IR on a worker thread while it
+    lowers the host code (`disc_ir.codegen.kernel_split`); the phase ends
+    with the same module as without.
     """
     try:
-        grouped = phase_passes(target, until, metadata_file)
+        grouped = phase_passes(target, until, metadata_file, share_fusion_lowering)
     except ValueError as exc:
         raise CompileError(str(exc)) from None
-    share = share_fusion_lowering and target == "cpu"
-    shared: shared_lowering.SharedLowering | None = None
     times: dict[str, float] = {}
     for name, passes in grouped:
         start = time.perf_counter()
@@ -298,12 +308,7 @@ def run_pipeline(
             kernels_ahead.names = kernel_split.kernel_names(kernel_module)
         for p in passes:
             t0 = time.perf_counter()
-            if share and p.name == shared_lowering.FIRST_PASS:
-                shared = shared_lowering.share_fusion_lowering(module)
             _run_pass(ctx, module, p, verify)
-            if shared is not None and p.name == shared_lowering.LAST_PASS:
-                shared.instantiate()
-                shared = None
             if after_pass is not None:
                 after_pass(p, module, time.perf_counter() - t0)
         if kernel_module is not None:
@@ -311,80 +316,7 @@ def run_pipeline(
         times[name] = time.perf_counter() - start
         if after_phase is not None:
             after_phase(name, module)
-    if shared is not None:  # stopped (`until`) before the copies were due
-        shared.instantiate()
     return times
-
-
-def _reject_unsupported_element_types(module: ModuleOp, target: str) -> None:
-    """bf16 is compiled for the CPU only (computed in f32, one rounding per op,
-    as XLA's CPU backend does); the cuda target names the first op producing
-    or taking it (its GPU kernels, atomics included, are not validated on
-    bf16)."""
-    if target == "cpu":
-        return
-    from xdsl.dialects.builtin import BFloat16Type, ShapedType
-
-    from disc_ir.ir.parser import source_location
-
-    def is_bf16(t: object) -> bool:
-        elem = t.get_element_type() if isinstance(t, ShapedType) else t
-        return isinstance(elem, BFloat16Type)
-
-    for op in module.walk():
-        values = [*op.operands, *op.results]
-        if any(is_bf16(v.type) for v in values):
-            loc = source_location(op)
-            where = f" (input line {loc[0]})" if loc else ""
-            raise CompileError(
-                f"'{op.name}'{where} uses bf16, which the {target} target does not "
-                "compile yet (the cpu target does): convert to f32 before the graph "
-                "(x.astype(jnp.float32))"
-            )
-
-
-def _reject_unlowered_tensor_ops(module: ModuleOp, target: str) -> None:
-    """Name the first mhlo/chlo op bufferization left behind (it has no lmhlo
-    form in this pipeline), instead of failing later in disc-to-llvm."""
-    from disc_ir.codegen.hlo_body import body_is_supported
-    from disc_ir.ir.parser import source_location
-
-    for op in module.walk():
-        if op.name.startswith(("mhlo.", "chlo.")) and op.name not in ("mhlo.return",):
-            parent = op.parent_op()
-            if (
-                parent is not None
-                and parent.name in ("lmhlo.sort", "lmhlo.scatter")
-                and body_is_supported(parent.regions[0]) is None
-            ):
-                continue  # evaluated on scalars by the sort / scatter schedule
-            if parent is not None and parent.name.startswith("lmhlo."):
-                # the tensor body of an lmhlo op (a sort comparator, a scatter
-                # update computation): the op itself is what is not supported
-                loc = source_location(parent)
-                where = f" (input line {loc[0]})" if loc else ""
-                raise CompileError(
-                    f"'{parent.name.replace('lmhlo.', 'mhlo.', 1)}'{where} is not supported by "
-                    f"the {target} pipeline: its body ('{op.name}'...) has no loop lowering"
-                )
-            loc = source_location(op)
-            where = f" (input line {loc[0]})" if loc else ""
-            why = _CONTROL_FLOW_LIMITS.get(op.name, "it has no lowering to lmhlo")
-            raise CompileError(
-                f"'{op.name}'{where} is not supported by the {target} pipeline: {why}"
-            )
-
-
-#: why control flow reaches the pipeline (`disc_ir.frontends.control_flow`
-#: removes the static forms before it)
-_CONTROL_FLOW_LIMITS = {
-    "mhlo.while": "only loops whose trip count is a compile-time constant are compiled "
-    "(unrolled); this one's depends on the data",
-    "mhlo.if": "only conditionals with statically shaped results and side-effect-free "
-    "branches are compiled (as selects)",
-    "mhlo.case": "only conditionals with statically shaped results and side-effect-free "
-    "branches are compiled (as selects)",
-}
 
 
 @dataclass
@@ -478,13 +410,11 @@ def lower_to_llvm_ir(
 ) -> LoweredModule:
     """Parses `source` and lowers it to LLVM IR text (no JIT).
 
-    Before the pass pipeline the driver rewrites what the pipeline has no
-    lowering for but can be expressed without it: static loops unrolled and
-    pure conditionals turned into selects (`disc_ir.frontends.control_flow`),
-    convolution input dilation made an interior padding
-    (`disc_ir.frontends.conv_lhs_dilation`); and it adds the run-time bounds
-    checks of `real_dynamic_slice` and the shape checks of dynamic and chlo
-    broadcasts and of fixed windows (`disc_ir.frontends.runtime_checks`).
+    The driver parses the source, checks that it verifies, makes `entry`
+    the `@main` the pipeline compiles, and runs the pipeline: every rewrite
+    is one of its passes (the `input` phase imports StableHLO, unrolls static
+    loops, adds the run-time shape checks, ...), so disc-opt reproduces each
+    phase's IR (`phase_ir`).
 
     `compile_kernels_ahead` (CPU): the kernels are lowered before the host
     code and compiled to machine code on a worker thread meanwhile
@@ -492,9 +422,10 @@ def lower_to_llvm_ir(
     host part and `kernels` the rest (`whole_llvm_ir()` links the two).
 
     `share_fusion_lowering`: lower one CPU fusion of each identical set
-    (`disc_ir.codegen.shared_lowering`; None: `DISC_SHARE_FUSION_LOWERING`,
-    default on); when a copy cannot be made, the module is compiled again
-    without sharing.
+    (the pipeline's sharing passes, `disc_ir.codegen.shared_lowering`; None:
+    `DISC_SHARE_FUSION_LOWERING`, default on); when a copy cannot be made,
+    the module is compiled again without sharing (`with_sharing_fallback`,
+    as disc-opt does).
 
     The constants go to `metadata_file` (a temporary file when None, removed
     afterwards) and are returned in memory as well. `keep_ir` keeps a copy of
@@ -504,19 +435,22 @@ def lower_to_llvm_ir(
     `module.ll`.
     """
     config.warn_unknown_switches()
-    if share_fusion_lowering is None:
-        share_fusion_lowering = shared_lowering.sharing_enabled()
     args = (source, target, entry, verify, metadata_file, keep_ir, after_pass, dump_dir)
-    if share_fusion_lowering:
-        try:
-            return _lower_to_llvm_ir(
-                *args, share_fusion_lowering=True, compile_kernels_ahead=compile_kernels_ahead
-            )
-        except shared_lowering.SharingFailed:
-            pass  # compiled again, each fusion lowered by itself
-    return _lower_to_llvm_ir(
-        *args, share_fusion_lowering=False, compile_kernels_ahead=compile_kernels_ahead
-    )
+
+    def attempt(share: bool) -> LoweredModule:
+        return _lower_to_llvm_ir(
+            *args,
+            share_fusion_lowering=share_fusion_lowering if share else False,
+            compile_kernels_ahead=compile_kernels_ahead,
+        )
+
+    if share_fusion_lowering is False:
+        return attempt(False)
+    return with_sharing_fallback(attempt)
+
+
+#: (inputs, outputs, input placements, output placements) of the entry
+_EntryFacts = tuple[list[ArgSpec], list[ArgSpec], list[str] | None, list[str] | None]
 
 
 def _lower_to_llvm_ir(
@@ -529,64 +463,42 @@ def _lower_to_llvm_ir(
     after_pass: Callable[[ModulePass, ModuleOp, float], None] | None,
     dump_dir: Path | None,
     *,
-    share_fusion_lowering: bool,
+    share_fusion_lowering: bool | None,
     compile_kernels_ahead: bool = False,
 ) -> LoweredModule:
     t0 = time.perf_counter()
     ctx = make_context()
-    module = load_module(ctx, source)
+    # StableHLO is only parsed: the pipeline's `disc-import-stablehlo` imports it
+    module = load_module(ctx, source, import_stablehlo=False)
     failure = first_verify_failure(module)
     if failure is not None:
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
-    _reject_unsupported_element_types(module, target)
-    from disc_ir.frontends.control_flow import lower_static_control_flow
-    from disc_ir.frontends.conv_lhs_dilation import expand_lhs_dilation
-    from disc_ir.frontends.runtime_checks import (
-        RuntimeCheckError,
-        insert_shape_checks,
-        insert_slice_bounds_checks,
-    )
-    from disc_ir.rewriting.cse import cse
-
-    lower_static_control_flow(module)
-    expand_lhs_dilation(module)
-    try:
-        insert_slice_bounds_checks(module)
-    except RuntimeCheckError as err:
-        raise CompileError(str(err)) from None
-    # JAX's shape-polymorphic exports recompute each shape per use (a BERT
-    # layer's text holds ~2.5x the ops it needs): the pipeline's first CSE
-    # would merge them after three passes; merged up front, those passes
-    # see the smaller graph (the IR after that CSE is the same).
-    cse(module)
-    # after the CSE: the shape analysis then proves more broadcasts valid
-    insert_shape_checks(module)
-    f = entry_function(module, entry)
-    inputs, outputs = entry_signature(f)
-    input_placements, output_placements = entry_placements(f)
+    entry_function(module, entry)
     times = {"parse": time.perf_counter() - t0}
-    phase_ir: dict[str, ModuleOp] = {"input": module.clone()} if keep_ir else {}
+    phase_ir: dict[str, ModuleOp] = {}
     constraints = DimConstraints()
-    order = ["input", *phase_names(target)] if target in TARGETS else ["input"]
+    order = phase_names(target)
     gpu_kernels: dict[str, str] = {}
+    #: the entry's input / output specs and placements, read after the input phase
+    entry_facts: _EntryFacts | None = None
 
     def dump(name: str, m: ModuleOp) -> None:
         if dump_dir is not None:
             (dump_dir / f"{order.index(name):02d}_{name}.mlir").write_text(print_module(m))
 
-    dump("input", module)
-
     def after_phase(name: str, m: ModuleOp) -> None:
-        nonlocal constraints
+        nonlocal constraints, entry_facts
         if keep_ir:
             # The last phase's module is not changed afterwards: kept as is
             # (cloning the llvm-dialect module costs seconds on large graphs).
             phase_ir[name] = m if name == order[-1] else m.clone()
         dump(name, m)
+        if name == "input":
+            f = entry_function(m, "main")
+            entry_facts = (*entry_signature(f), *entry_placements(f))
         if name == "device":
             gpu_kernels.update(_kernel_ptx(m))
         if name == "bufferize":
-            _reject_unlowered_tensor_ops(m, target)
             main = next(
                 (o for o in m.ops if isinstance(o, func.FuncOp) and o.sym_name.data == "main"),
                 None,
@@ -626,6 +538,8 @@ def _lower_to_llvm_ir(
     times["translate"] = time.perf_counter() - t1 + ahead.translate_s
     if ahead.translate_s:
         times["llvm"] -= ahead.translate_s
+    assert entry_facts is not None  # set when the input phase ended
+    inputs, outputs, input_placements, output_placements = entry_facts
     lowered = LoweredModule(
         llvm_ir,
         inputs,
@@ -717,7 +631,7 @@ class Executable:
 
     @property
     def phases(self) -> list[str]:
-        """The phases whose IR `mlir_after` can show (`input` is the parsed source)."""
+        """The phases whose IR `mlir_after` can show (`disc_ir.pipeline.phase_names`)."""
         return list(self._lowered.phase_ir)
 
     def mlir_after(self, phase: str) -> str:

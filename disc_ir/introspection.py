@@ -28,7 +28,6 @@ from xdsl.passes import ModulePass
 
 from disc_ir.api import (
     entry_function,
-    entry_signature,
     load_module,
     lower_to_llvm_ir,
     print_module,
@@ -127,8 +126,8 @@ def trace_pipeline(
     if until is None:
         return _trace_full(source, target, entry)
     ctx = make_context()
-    module = load_module(ctx, source)
-    entry_signature(entry_function(module, entry))
+    module = load_module(ctx, source, import_stablehlo=False)  # the input phase imports it
+    entry_function(module, entry)
     input_ir = print_module(module)
     specs = [
         (phase, spec) for phase, phase_spec in phase_specs(target, until) for spec in phase_spec
@@ -157,8 +156,10 @@ def _trace_full(source: str | PurePath | ModuleOp, target: str, entry: str) -> P
     def after_pass(_p: ModulePass, module: ModuleOp, seconds: float) -> None:
         afters.append((print_module(module), seconds))
 
+    source_module = load_module(make_context(), source, import_stablehlo=False)
+    entry_function(source_module, entry)
     lowered = lower_to_llvm_ir(source, target, entry=entry, keep_ir=True, after_pass=after_pass)
-    return _build(target, print_module(lowered.phase_ir["input"]), specs, afters, lowered.llvm_ir)
+    return _build(target, print_module(source_module), specs, afters, lowered.llvm_ir)
 
 
 def _build(

@@ -168,7 +168,7 @@ def export(
     """`jax.export.export(jax.jit(fn), platforms=("cpu",))` at the symbolic specs of the arguments."""
     specs = input_specs(example_args, dynamic_axes, constraints)
     jitted = fn if hasattr(fn, "lower") else jax.jit(fn)
-    return jax_export.export(jitted, platforms=("cpu",))(*specs)
+    return jax_export.export(jitted, platforms=("cpu",))(*specs)  # type: ignore[arg-type]  # jax.jit output or a function with `.lower`, as export takes
 
 
 def _to_runtime(array: np.ndarray) -> np.ndarray:
@@ -221,7 +221,7 @@ class JaxExecutable:
         arrays = []
         for i in kept if kept is not None else range(len(leaves)):
             arrays.append(_to_runtime(_canonical(np.asarray(leaves[i]), avals[i].dtype)))
-        outs = self.executable(*arrays)
+        outs: Any = self.executable(*arrays)
         if isinstance(outs, np.ndarray):
             outs = (outs,)
         outs = [

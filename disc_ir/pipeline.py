@@ -6,9 +6,13 @@ textual pass specs, so the pipeline reads like the C++ one and prints as an
 MLIR pipeline string. Only passes that exist are listed; a phase whose passes
 are missing is absent rather than faked.
 
-Phases (target `cpu`): `tensor`, `placement`, `bufferize`, `lhlo`, `ral`,
-`codegen`, `llvm`; target `cuda` adds `device` (kernels -> NVVM -> PTX/cubin,
-attached to their `gpu.module`s) between `codegen` and `llvm`. After `llvm` the module holds only `llvm.func` /
+Phases (target `cpu`): `input`, `tensor`, `placement`, `bufferize`, `lhlo`,
+`ral`, `codegen`, `llvm`; target `cuda` adds `device` (kernels -> NVVM ->
+PTX/cubin, attached to their `gpu.module`s) between `codegen` and `llvm`.
+`input` holds the rewrites BladeDISC's bridges do before its pipeline
+(StableHLO import, static control flow, convolution input dilation, the
+run-time shape checks, the entry's `tf.entry_function`) and the input checks
+of the target; `bufferize` ends with the check that no mhlo op is left. After `llvm` the module holds only `llvm.func` /
 `llvm.mlir.global` ops: `disc_ir.backend.translate` turns it into LLVM IR.
 On the CPU every entry placement is a host placement (BladeDISC's CPU mode):
 the placement phase starts with `disc-place-entry-on-cpu`.
@@ -16,14 +20,22 @@ the placement phase starts with `disc-place-entry-on-cpu`.
 `pipeline_passes(target, until=...)` builds the configured passes,
 `phase_passes(...)` the same grouped by phase; `pipeline_text(...)` gives the
 equivalent `-pass-pipeline` string. The `disc-pipeline{target=cpu}` pass
-(transforms/disc_pipeline.py) expands to it.
+(transforms/disc_pipeline.py) expands to it: `disc_ir.compile` and
+`disc-opt --disc-pipeline` run the same passes.
+
+Switches: `DISC_ENABLE_STITCH` (fusion strategy), `DISC_SHAPE_CONSTRAINT_IR`,
+`DISC_CUDA_CC`, and `DISC_SHARE_FUSION_LOWERING` (CPU: the code generation
+phase is bracketed by `disc-mark-shared-fusion-lowering` and
+`disc-instantiate-shared-fusion-lowering`; `share_fusion_lowering=False`
+leaves them out).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from xdsl.passes import ModulePass
 
@@ -116,9 +128,30 @@ def cuda_core_limits() -> tuple[int, int, int]:
     return CUDA_CORE_LIMITS.get(cuda_compute_capability(), CUDA_CORE_LIMITS[(8, 0)])
 
 
-def _phases(target: str) -> list[Phase]:
+def _phases(target: str, share_fusion_lowering: bool | None = None) -> list[Phase]:
     gpu = target != "cpu"
     gpu_text = "true" if gpu else "false"
+    if share_fusion_lowering is None:
+        from disc_ir.codegen.shared_lowering import sharing_enabled
+
+        share_fusion_lowering = sharing_enabled()
+    share = share_fusion_lowering and not gpu
+    # What BladeDISC's bridges (TF, torch) do before its pipeline: the graph
+    # imported, static control flow and convolution input dilation made
+    # expressible, run-time checks of the shapes the compiler assumes (a CSE
+    # first: JAX's shape-polymorphic exports recompute each shape per use,
+    # and the shape analysis proves more broadcasts valid on the merged
+    # graph), the entry's `tf.entry_function`.
+    input_ = [
+        "disc-import-stablehlo",
+        *([f"disc-reject-unsupported-element-types{{target={target}}}"] if gpu else []),
+        "disc-lower-static-control-flow",
+        "disc-expand-conv-lhs-dilation",
+        "disc-insert-slice-bounds-checks",
+        "cse",
+        "disc-insert-runtime-shape-checks",
+        "disc-default-entry-function-attrs",
+    ]
     # chlo -> mhlo first (BladeDISC legalizes chlo with its TF/StableHLO
     # import, before the DISC pipeline proper).
     tensor_opt = [
@@ -163,6 +196,7 @@ def _phases(target: str) -> list[Phase]:
         *CLEANUP,
         "disc-memref-canonicalize",
         f"disc-assign-memory-space{{gpu-enabled={gpu_text}}}",
+        f"disc-reject-unlowered-tensor-ops{{target={target}}}",
     ]
     # BladeDISC's DISC_ENABLE_STITCH (on by default): kStitch fusions (a
     # softmax or a layer norm in one kernel) on both targets.
@@ -202,8 +236,12 @@ def _phases(target: str) -> list[Phase]:
         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}",
         "disc-bf16-expansion",
     ]
+    roots_to_loops = (
+        f"disc-lhlo-legalize-roots-to-parallel-loops{{cpu-only={'false' if gpu else 'true'}}}"
+    )
     codegen = [
-        f"disc-lhlo-legalize-roots-to-parallel-loops{{cpu-only={'false' if gpu else 'true'}}}",
+        *(["disc-mark-shared-fusion-lowering"] if share else []),
+        roots_to_loops,
         "disc-input-inline-fusion",
         *bf16,
         "disc-flatten-memref-access",
@@ -214,6 +252,7 @@ def _phases(target: str) -> list[Phase]:
         "disc-cpu-map-parallel-loop",
         "disc-outline-cpu-kernel",
         "disc-merge-identical-kernels",
+        *(["disc-instantiate-shared-fusion-lowering"] if share else []),
         "lhlo-fusion-inliner",
         "disc-math-approximation",
         *CLEANUP,
@@ -243,7 +282,7 @@ def _phases(target: str) -> list[Phase]:
     gpu_canonicalize = f"canonicalize{{disable-patterns={','.join(GPU_DISABLED_PATTERNS)}}}"
     gpu_cleanup = [gpu_canonicalize, "cse", gpu_canonicalize]
     gpu_codegen = [
-        codegen[0],
+        roots_to_loops,
         # atomics LLVM's atomicrmw cannot express (mulf/muli) -> CAS loops
         "disc-convert-unhandled-atomic-rmw",
         "disc-input-inline-fusion",
@@ -306,6 +345,11 @@ def _phases(target: str) -> list[Phase]:
         ]
     return [
         Phase(
+            "input",
+            "StableHLO import, static control flow, run-time shape checks, entry attributes",
+            tuple(input_),
+        ),
+        Phase(
             "tensor",
             "HLO graph optimization (shape simplification, algebraic simplifier, dot rewriter)",
             tuple(tensor_opt),
@@ -326,11 +370,15 @@ def _phases(target: str) -> list[Phase]:
     ]
 
 
-def phases(target: str = "cpu") -> list[Phase]:
-    """The phases of the pipeline for `target`, in order."""
+def phases(target: str = "cpu", share_fusion_lowering: bool | None = None) -> list[Phase]:
+    """The phases of the pipeline for `target`, in order.
+
+    `share_fusion_lowering`: whether the CPU code generation shares the
+    lowering of identical fusions (None: `DISC_SHARE_FUSION_LOWERING`).
+    """
     if target not in TARGETS:
         raise ValueError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
-    return _phases(target)
+    return _phases(target, share_fusion_lowering)
 
 
 def phase_names(target: str = "cpu") -> list[str]:
@@ -339,18 +387,22 @@ def phase_names(target: str = "cpu") -> list[str]:
 
 
 def phase_specs(
-    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+    target: str = "cpu",
+    until: str | None = None,
+    metadata_file: str = "",
+    share_fusion_lowering: bool | None = None,
 ) -> list[tuple[str, list[str]]]:
     """`(phase name, textual pass specs)` for each phase up to and including `until`.
 
     `metadata_file` is where `disc-const-to-ral` writes the constants (empty:
-    no file).
+    no file); `share_fusion_lowering` as for `phases`.
     """
-    names = phase_names(target)
+    all_phases = phases(target, share_fusion_lowering)
+    names = [p.name for p in all_phases]
     if until is not None and until not in names:
         raise ValueError(f"unknown phase '{until}' (phases: {', '.join(names)})")
     out: list[tuple[str, list[str]]] = []
-    for phase in phases(target):
+    for phase in all_phases:
         specs: list[str] = []
         for spec in phase.passes:
             if spec == "disc-const-to-ral":
@@ -365,10 +417,14 @@ def phase_specs(
 
 
 def pipeline_specs(
-    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+    target: str = "cpu",
+    until: str | None = None,
+    metadata_file: str = "",
+    share_fusion_lowering: bool | None = None,
 ) -> list[str]:
     """The textual pass specs of the pipeline, up to and including phase `until`."""
-    return [spec for _, specs in phase_specs(target, until, metadata_file) for spec in specs]
+    grouped = phase_specs(target, until, metadata_file, share_fusion_lowering)
+    return [spec for _, specs in grouped for spec in specs]
 
 
 def _to_pass(spec: str) -> ModulePass:
@@ -378,22 +434,57 @@ def _to_pass(spec: str) -> ModulePass:
 
 
 def pipeline_passes(
-    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+    target: str = "cpu",
+    until: str | None = None,
+    metadata_file: str = "",
+    share_fusion_lowering: bool | None = None,
 ) -> list[ModulePass]:
     """Configured passes of the pipeline (see `pipeline_specs`)."""
-    return [_to_pass(s) for s in pipeline_specs(target, until, metadata_file)]
+    specs = pipeline_specs(target, until, metadata_file, share_fusion_lowering)
+    return [_to_pass(s) for s in specs]
 
 
 def phase_passes(
-    target: str = "cpu", until: str | None = None, metadata_file: str = ""
+    target: str = "cpu",
+    until: str | None = None,
+    metadata_file: str = "",
+    share_fusion_lowering: bool | None = None,
 ) -> list[tuple[str, list[ModulePass]]]:
     """Configured passes grouped by phase (see `phase_specs`)."""
     return [
         (name, [_to_pass(s) for s in specs])
-        for name, specs in phase_specs(target, until, metadata_file)
+        for name, specs in phase_specs(target, until, metadata_file, share_fusion_lowering)
     ]
 
 
 def pipeline_text(target: str = "cpu", until: str | None = None) -> str:
     """The pipeline as an MLIR `-pass-pipeline` string."""
     return "builtin.module(" + ",".join(pipeline_specs(target, until)) + ")"
+
+
+#: the passes that bracket the CPU code generation to lower each set of identical
+#: fusions once (`disc_ir.codegen.shared_lowering`)
+SHARED_LOWERING_PASSES = (
+    "disc-mark-shared-fusion-lowering",
+    "disc-instantiate-shared-fusion-lowering",
+)
+
+_T = TypeVar("_T")
+
+
+def without_shared_lowering(passes: Sequence[ModulePass]) -> list[ModulePass]:
+    """`passes` without the shared-lowering passes (every fusion lowered by itself)."""
+    return [p for p in passes if p.name not in SHARED_LOWERING_PASSES]
+
+
+def with_sharing_fallback(attempt: Callable[[bool], _T]) -> _T:
+    """`attempt(True)` (a whole run from the input, sharing fusion lowerings);
+    if a duplicate fusion could not take its copy (`SharingFailed`),
+    `attempt(False)` (the same run without sharing: `without_shared_lowering`).
+    `disc_ir.compile`, disc-opt and the `disc-pipeline` pass all recover this way."""
+    from disc_ir.codegen.shared_lowering import SharingFailed
+
+    try:
+        return attempt(True)
+    except SharingFailed:
+        return attempt(False)

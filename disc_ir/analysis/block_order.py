@@ -55,7 +55,7 @@ class BlockOrder:
             self._rekey()
             return self.keys[op]
         if lo is None:
-            lo = hi - _GAP * (len(run) + 1)  # type: ignore[operator]
+            lo = hi - _GAP * (len(run) + 1)  # type: ignore[operator]  # not both None: handled above
         if hi is None:
             hi = lo + _GAP * (len(run) + 1)
         step = (hi - lo) // (len(run) + 1)

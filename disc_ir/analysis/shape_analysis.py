@@ -417,11 +417,11 @@ class ShapeAnalysis:
         s = _shape(t)
         if s is None or DYNAMIC_INDEX not in s:
             return t
-        new = [
+        known = [
             (self.get_dim_value_if_const(v, i) if size == DYNAMIC_INDEX else size)
             for i, size in enumerate(s)
         ]
-        new = [DYNAMIC_INDEX if x is None else x for x in new]
+        new = [DYNAMIC_INDEX if x is None else x for x in known]
         if new == list(s):
             return t
         if isinstance(t, TensorType):
@@ -620,9 +620,9 @@ class ShapeAnalysis:
             i = self._uf.add()
             self._ids[key] = i
             if key[0] == "const":
-                self._uf.const[i] = key[1]  # type: ignore[assignment]
+                self._uf.const[i] = key[1]  # type: ignore[assignment]  # a "const" key holds an int
             elif key[0] == "sym" and key[1] in self._static_syms:
-                self._uf.union(i, self._node(("const", self._static_syms[key[1]])))  # type: ignore[index]
+                self._uf.union(i, self._node(("const", self._static_syms[key[1]])))
         return i
 
     def _find(self, key: Node) -> int | None:
@@ -732,7 +732,7 @@ class ShapeAnalysis:
             # facts must not drive fusion or code generation
             a, b = self._uf.conflicts[0]
             raise DiagnosticException(
-                f"shape analysis of '{getattr(self.op, 'sym_name', None) and self.op.sym_name.data}': "
+                f"shape analysis of '{getattr(getattr(self.op, 'sym_name', None), 'data', None)}': "
                 f"a dimension is both {a} and {b}"
             )
 
@@ -842,7 +842,7 @@ class ShapeAnalysis:
             axis = _int_attr(_attr(op, "dimension"))
             if axis is None:
                 return
-            total = 0
+            total: int | None = 0
             for v in ins:
                 for i in range(rank):
                     if i != axis:
@@ -913,12 +913,12 @@ class ShapeAnalysis:
             if dn is None or si is None:
                 return
             collapsed = set(ints(getattr(dn, "collapsed_slice_dims", None)))
-            offset = list(ints(getattr(dn, "offset_dims", None)))
+            offset_dims = list(ints(getattr(dn, "offset_dims", None)))
             remapped = [i for i in range(len(si)) if i not in collapsed]
             # an offset dim is as long as the slice along its operand dim (not
             # the operand dim: a gather of 1-wide slices of a 5-long operand)
             sizes = list(ints(_attr(op, "slice_sizes"))) if m == "gather" else None
-            for k, od in enumerate(offset):
+            for k, od in enumerate(offset_dims):
                 if k >= len(remapped):
                     continue
                 if sizes is not None:
@@ -1171,7 +1171,7 @@ def _lmhlo_outputs(op: Operation) -> list[SSAValue]:
         if isinstance(got, SSAValue):
             return [got]
         if isinstance(got, Sequence) and got and all(isinstance(g, SSAValue) for g in got):
-            return list(got)  # type: ignore[arg-type]
+            return list(got)
     return [op.operands[-1]]
 
 

@@ -86,7 +86,7 @@ def kernel_llvm_ir(module: ModuleOp, target_machine: Any | None = None) -> str:
             name = re.escape(op.sym_name.data)
             text, count = re.subn(
                 rf'^define (.*?)void @"?{name}"?\(',
-                lambda m: m.group(0).replace("define ", "define ptx_kernel ", 1),
+                lambda m: m.group(0).replace("define ", "define ptx_kernel ", 1),  # type: ignore[arg-type]  # mypy picks the bytes overload for the lambda; `text` is str
                 text,
                 count=1,
                 flags=re.M,

@@ -19,8 +19,12 @@ from typing import Any
 
 import llvmlite.binding as llvm_binding
 import llvmlite.ir as ir
+from xdsl.backend.llvm.convert_op import (
+    _BINARY_INTRINSIC_MAP,
+    _UNARY_INTRINSIC_MAP,
+    create_constant,
+)
 from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
-from xdsl.backend.llvm.convert_op import create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -208,6 +212,27 @@ def _convert_bitcast(
     return False
 
 
+def _convert_float_intrinsic(
+    op: Operation, builder: ir.IRBuilder, vmap: ValueMap, _: BlockMap
+) -> bool | None:
+    """`llvm.intr.floor` & co. (xDSL's unary / binary intrinsic ops) on a type
+    whose unmangled declaration (`llvm.floor`, what xDSL declares) is taken by
+    another type: the intrinsic mangled with its overload type
+    (`llvm.floor.f16`, LLVM's name for it). A GPU kernel module can hold both
+    (f16 `floor` beside the f32 `floor` of an approximation), and xDSL's
+    converter would call the first declaration with the other type. False
+    (xDSL's converter) otherwise."""
+    name = _UNARY_INTRINSIC_MAP.get(type(op)) or _BINARY_INTRINSIC_MAP[type(op)]
+    args = [vmap[v] for v in op.operands]
+    fn_type = ir.FunctionType(args[0].type, [a.type for a in args])
+    existing = builder.module.globals.get(name)
+    if existing is None or existing.function_type == fn_type:
+        return False
+    fn = builder.module.declare_intrinsic(name, [args[0].type], fnty=fn_type)
+    vmap[op.results[0]] = builder.call(fn, args)
+    return None
+
+
 def _convert_constant(op: llvm.ConstantOp, _b: ir.IRBuilder, vmap: ValueMap, _: BlockMap) -> bool:
     if not isinstance(op.result.type, BFloat16Type):
         return False
@@ -270,6 +295,7 @@ def _convert_atomic_rmw(
 #: to xDSL's converter (the bf16 cases convert bf16 values only)
 _CONVERTERS: dict[type[Operation], Any] = {
     **dict.fromkeys(_CASTS, _convert_cast),
+    **dict.fromkeys([*_UNARY_INTRINSIC_MAP, *_BINARY_INTRINSIC_MAP], _convert_float_intrinsic),
     llvm.AllocaOp: _convert_alloca,
     llvm.GEPOp: _convert_gep,
     llvm.FCmpOp: _convert_fcmp,

@@ -22,6 +22,7 @@ root is always computed over its whole output.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
@@ -79,7 +80,7 @@ def for_loop(b: Builder, lb: SSAValue, ub: SSAValue, step: SSAValue) -> tuple[sc
 def _align(b: Builder, flat: SSAValue, vector_size: int) -> None:
     elem = elemental.element_type(flat)
     width = getattr(elem, "bitwidth", None) or getattr(getattr(elem, "width", None), "data", 8)
-    byte_width = max(1, int(width) // 8)
+    byte_width = max(1, int(cast(int, width)) // 8)
     b.create(AssumeAlignmentOp(flat, byte_width * vector_size))
 
 

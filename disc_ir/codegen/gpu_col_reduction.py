@@ -253,8 +253,8 @@ def lower_col_reduction_block_tile(
         return lb.addi(var_l, lb.muli(var_tile_h, local_row))
 
     accs = _tile_loop(pb, roots, dominant, inits, var_tile_h, row_of, col_index, rows, is_lt_cols)
-    for buf, acc in zip(smem, accs, strict=True):
-        pb.create(memref.StoreOp.get(acc, buf, [shm_index]))
+    for buf, acc_value in zip(smem, accs, strict=True):
+        pb.create(memref.StoreOp.get(acc_value, buf, [shm_index]))
     stride = threads_row // 2
     while stride > 0:
         barrier(pb)

@@ -30,6 +30,8 @@ else 256), the row-reduction schedule and the vector / tile width, through
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -54,7 +56,13 @@ from disc_ir.dialects.upstream.gpu import (
     ShuffleMode,
     ShuffleOp,
 )
-from disc_ir.dialects.upstream.memref import ATOMIC_RMW_KINDS, AssumeAlignmentOp, AtomicRMWOp
+from disc_ir.dialects.upstream.memref import (
+    ATOMIC_RMW_KINDS,
+    AssumeAlignmentOp,
+    AtomicRMWOp,
+    AtomicYieldOp,
+    GenericAtomicRMWOp,
+)
 from disc_ir.ir.types import memref_type
 
 #: Threads of a warp (`kWarpSize`).
@@ -118,18 +126,18 @@ def shuffle(b: Builder, value: SSAValue, offset: SSAValue, width: SSAValue) -> S
         else:
             ext = b.create(arith.ExtSIOp(v, i32)).result
         res = _raw_shuffle(b, ext, offset, width)
-        out = b.create(arith.TruncIOp(res, scalar.signless(t))).result
+        out = b.create(arith.TruncIOp(res, cast(IntegerType, scalar.signless(t)))).result
         return scalar.cast_to(b, out, t)
     if bits != 64:
         raise LoweringError(f"cannot shuffle values of type {t}")
     # Two 32-bit halves.
     if isinstance(t, _FLOATS):
-        as_int = b.create(arith.BitcastOp(value, i64)).result
+        as_int: SSAValue = b.create(arith.BitcastOp(value, i64)).result
     else:
         as_int = scalar.cast_to(b, value, i64)
     c32 = b.create(arith.ConstantOp(IntegerAttr(32, i64))).result
-    lo = b.create(arith.TruncIOp(as_int, i32)).result
-    hi = b.create(arith.TruncIOp(b.create(arith.ShRUIOp(as_int, c32)).result, i32)).result
+    lo: SSAValue = b.create(arith.TruncIOp(as_int, i32)).result
+    hi: SSAValue = b.create(arith.TruncIOp(b.create(arith.ShRUIOp(as_int, c32)).result, i32)).result
     lo = _raw_shuffle(b, lo, offset, width)
     hi = _raw_shuffle(b, hi, offset, width)
     lo64 = b.create(arith.ExtUIOp(lo, i64)).result
@@ -149,15 +157,15 @@ def extend_to_shuffle_type(b: Builder, value: SSAValue, shuffle_type: Attribute)
         raise LoweringError(f"cannot widen {t} to {shuffle_type}")
     v = scalar.cast_to(b, value, scalar.signless(t))
     if t.signedness.data == Signedness.SIGNED:
-        return b.create(arith.ExtSIOp(v, shuffle_type)).result
-    return b.create(arith.ExtUIOp(v, shuffle_type)).result
+        return b.create(arith.ExtSIOp(v, cast(IntegerType, shuffle_type))).result
+    return b.create(arith.ExtUIOp(v, cast(IntegerType, shuffle_type))).result
 
 
 def truncate_from_shuffle_type(b: Builder, value: SSAValue, elem: Attribute) -> SSAValue:
     """`value` narrowed back to `elem` (`truncateShuffleElemType`), if wider."""
     if value.type == elem:
         return value
-    out = b.create(arith.TruncIOp(value, scalar.signless(elem))).result
+    out = b.create(arith.TruncIOp(value, cast(IntegerType, scalar.signless(elem)))).result
     return scalar.cast_to(b, out, elem)
 
 
@@ -215,11 +223,27 @@ def atomic_kind(reduce: Operation) -> str:
     return kinds[0] if is_float else kinds[2] if unsigned else kinds[1]
 
 
+def _has_atomic_kind(reduce: Operation) -> bool:
+    """Whether `reduce`'s body is a single op (what `atomic_kind` maps, or names)."""
+    body = reduce.regions[0]
+    computing = [op for op in body.walk() if op.name not in elemental.REDUCE_BODY_SKIP]
+    return len(computing) == 1
+
+
 def atomic_accumulate(
     b: Builder, reduce: Operation, value: SSAValue, index: list[SSAValue]
 ) -> None:
-    """`memref.atomic_rmw <kind> %value, %out[index]` into `reduce`'s output."""
+    """`memref.atomic_rmw <kind> %value, %out[index]` into `reduce`'s output;
+    for a body without an atomic kind (several ops, e.g. a log-add-exp), a
+    `memref.generic_atomic_rmw` (a compare-and-swap loop) applying the body
+    to the current value and `value`."""
     out = reduce.operands[-1]
+    if not _has_atomic_kind(reduce):
+        generic = b.create(GenericAtomicRMWOp(out, index))
+        body = elemental.at_end(generic.atomic_body.block)
+        updated = elemental.accumulator(reduce)(body, generic.current_value, value)
+        body.create(AtomicYieldOp(updated))
+        return
     kind = ATOMIC_RMW_KINDS.index(atomic_kind(reduce))
     b.create(
         AtomicRMWOp.build(

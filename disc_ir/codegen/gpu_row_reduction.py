@@ -195,7 +195,7 @@ def lower_row_reduction_warp_wise(
     valid = _cmpi(pb, "ult", row_ids[0], rows)
     _, tb = if_then(pb, valid)
     n_roots = len(row_roots)
-    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     for idx, root in enumerate(row_roots):
         init = elemental.create_load(tb, root.operands[1], [])
         for i in range(vector_size):
@@ -214,7 +214,7 @@ def lower_row_reduction_warp_wise(
             dominant,
         )
     kb.create(scf.YieldOp(*yields))
-    sums = list(for_k.results)
+    sums: list[SSAValue] = list(for_k.results)
     for root in row_roots:
         shuffle_element_type(reduce_element_type(root))  # rejects unsupported types
     sums = _interleaved_warp_reduce(tb, row_roots, sums, vector_size, WARP_SIZE)
@@ -281,7 +281,7 @@ def lower_row_reduction_block_wise(
     lane_zero = _cmpi(pb, "eq", lane_id, zero)
     thread_zero = _cmpi(pb, "eq", var_n, zero)
 
-    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    init_values: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     inits: list[SSAValue] = []
     smem: list[list[SSAValue]] = [[] for _ in range(vector_size)]
     for idx, root in enumerate(row_roots):
@@ -311,7 +311,7 @@ def lower_row_reduction_block_wise(
     jb.create(scf.YieldOp(*yields))
 
     # Round one: reduce within each warp, lane 0 writes the warp's partial sum.
-    results = list(for_j.results)
+    results: list[SSAValue] = list(for_j.results)
     for idx, root in enumerate(row_roots):
         values = [results[i * n_roots + idx] for i in range(vector_size)]
         values = warp_all_reduce(pb, values, elemental.accumulator(root), WARP_SIZE)
@@ -327,14 +327,14 @@ def lower_row_reduction_block_wise(
     types = [elem_types[k % n_roots] for k in range(n_roots * vector_size)]
     inbound = _cmpi(pb, "slt", lane_id, pb.index(num_warps))
     if_op, tb, eb = if_else(pb, inbound, types)
-    loaded: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]
+    loaded: list[SSAValue] = [None] * (n_roots * vector_size)  # type: ignore[list-item]  # every slot is filled below before use
     for idx in range(n_roots):
         for i in range(vector_size):
             value = elemental.create_load(tb, smem[i][idx], [lane_id])
             loaded[i * n_roots + idx] = truncate_from_shuffle_type(tb, value, elem_types[idx])
     tb.create(scf.YieldOp(*loaded))
     eb.create(scf.YieldOp(*[inits[k % n_roots] for k in range(n_roots * vector_size)]))
-    partial = list(if_op.results)
+    partial: list[SSAValue] = list(if_op.results)
     for idx, root in enumerate(row_roots):
         values = [partial[i * n_roots + idx] for i in range(vector_size)]
         values = warp_all_reduce(pb, values, elemental.accumulator(root), num_warps)

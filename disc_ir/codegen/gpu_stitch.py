@@ -43,6 +43,8 @@ fusion strategy forms none).
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.gpu import ProcessorEnum
 from xdsl.ir import Operation, SSAValue
@@ -243,7 +245,7 @@ def _emit_elementwise_skeleton(
     loop, jb = for_with_args(body, lb, tiled, body.index(ctx.reduce_threads), [])
     var_j = loop.body.block.args[0]
     jb.create(scf.YieldOp())
-    jb = Builder.before(loop.body.block.last_op)
+    jb = Builder.before(cast(Operation, loop.body.block.last_op))  # the scf.yield just made
     for i in range(ctx.row_tile):
         index = jb.addi(jb.muli(row_ids[i], tiled), var_j)
         lower_root(jb, op, index)

@@ -28,9 +28,11 @@ Anything else (non-scalar values, ops without a scalar form) raises
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -76,13 +78,13 @@ def _splat(attr: Attribute | None) -> float | int | None:
     values = attr.get_values()
     if not values or len(set(values)) != 1:
         return None
-    return values[0]  # type: ignore[return-value]
+    return values[0]
 
 
 def _constant(b: OpBuilder, value: float | int, elem: Attribute) -> SSAValue:
     st = scalar.signless(elem)
     if scalar.is_float(elem):
-        out = b.create(arith.ConstantOp(FloatAttr(float(value), elem))).result  # type: ignore[arg-type]
+        out = b.create(arith.ConstantOp(FloatAttr(float(value), cast(AnyFloat, elem)))).result
     elif isinstance(st, IntegerType):
         raw = int(value)
         if st.width.data == 1:
@@ -117,8 +119,8 @@ def _read_captured(b: OpBuilder, value: SSAValue) -> SSAValue:
         raise UnsupportedOp(f"an op body reads a value defined outside it by '{where}'")
     kind, payload = source
     if kind == "load":
-        return b.create(memref.LoadOp.get(payload, [])).res  # type: ignore[arg-type]
-    return _constant(b, payload, _scalar_type(value))  # type: ignore[arg-type]
+        return b.create(memref.LoadOp.get(payload, [])).res  # type: ignore[arg-type]  # a "load" source's payload is the memref value
+    return _constant(b, payload, _scalar_type(value))  # type: ignore[arg-type]  # a "const" source's payload is the number
 
 
 def body_is_supported(region: Region) -> str | None:
@@ -215,8 +217,8 @@ def _evaluate(b: OpBuilder, op: Operation, read) -> SSAValue:  # noqa: ANN001 - 
         return _constant(b, v, out_type)
     operands = [read(v) for v in op.operands]
     if op.name in _FORWARDING:
-        for v in op.operands:
-            _scalar_type(v)
+        for operand in op.operands:
+            _scalar_type(operand)
         return operands[0]
     if op.name not in SCALAR_HLO_OPS:
         raise UnsupportedOp(f"'{op.name}' in an op body has no scalar form")

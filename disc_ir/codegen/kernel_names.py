@@ -22,7 +22,7 @@ from disc_ir.fusion.pattern import FUSION_NAME_ATTR, FUSION_TAG_ATTR
 
 def kernel_func(module: builtin.ModuleOp, launch: Operation) -> Operation:
     """The `gpu.func` `launch` calls."""
-    kernel = launch.kernel  # type: ignore[attr-defined]
+    kernel = launch.kernel  # type: ignore[attr-defined]  # a gpu.launch_func, found by op name
     assert isinstance(kernel, SymbolRefAttr)
     gpu_module = SymbolTable.lookup_symbol(module, kernel.root_reference)
     if gpu_module is None or gpu_module.name != "gpu.module":

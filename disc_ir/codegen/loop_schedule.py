@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Operation
+from xdsl.dialects import scf
+from xdsl.ir import Operation, SSAValue
 
 from disc_ir.codegen import elemental
 from disc_ir.codegen.common import (
@@ -58,6 +59,7 @@ def lower_loop_1d(
     zero = b.index(0)
     one = b.index(1)
     n = thread_count(b, dominant, vector_size)
+    loop: scf.ParallelOp | scf.ForOp
     if parallel_loop:
         loop, body = parallel(b, [zero], [n], [one])
     else:
@@ -77,7 +79,7 @@ def lower_loop_tiled(roots: Sequence[Operation], dominant: Operation, tile: int)
     one = b.index(1)
     n = thread_count(b, dominant, tile)
     loop, body = parallel(b, [zero], [n], [one])
-    linear = loop.body.block.args[0]
+    linear: SSAValue = loop.body.block.args[0]
     if tile > 1:
         inner, body = for_loop(body, zero, body.index(tile), one)
         k = inner.body.block.args[0]

@@ -24,7 +24,7 @@ like BladeDISC's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
@@ -270,7 +270,7 @@ def tile_parallel_loop(
     tiles = [b.index(tile_sizes[i] if i < len(tile_sizes) else 1) for i in range(n)]
     new_steps = [b.muli(s, t) for s, t in zip(op.step, tiles, strict=True)]
     outer = b.create(new_parallel_loop(list(op.lowerBound), list(op.upperBound), new_steps))
-    ob = OpBuilder(InsertPoint.before(outer.body.block.last_op))  # before scf.reduce
+    ob = OpBuilder(InsertPoint.before(cast(Operation, outer.body.block.last_op)))  # before scf.reduce
 
     bounds: list[SSAValue] = []
     need_check = False
@@ -295,15 +295,15 @@ def tile_parallel_loop(
     old_block = op.body.block
     old_reduce = old_block.last_op
     inner_block = inner.body.block
-    ib = OpBuilder(InsertPoint.before(inner_block.last_op))
+    ib = OpBuilder(InsertPoint.before(cast(Operation, inner_block.last_op)))  # before scf.reduce
     outer_ivs = outer.body.block.args
     if with_inbound_check and need_check:
         inbound = ib.bool(True)
-        for ub, oiv, iiv, st in zip(
+        for ub_value, oiv, iiv, step_value in zip(
             outer.upperBound, outer_ivs, inner_block.args, inner.step, strict=True
         ):
-            index = ib.addi(ib.muli(iiv, st), oiv)
-            dim_ok = ib.create(arith.CmpiOp(index, ub, "ult")).result
+            index = ib.addi(ib.muli(iiv, step_value), oiv)
+            dim_ok = ib.create(arith.CmpiOp(index, ub_value, "ult")).result
             inbound = ib.create(arith.AndIOp(inbound, dim_ok)).result
         if_op = ib.create(new_if(inbound))
         then_block = if_op.true_region.block
@@ -362,7 +362,7 @@ def collapse_parallel_loop(op: ParallelOp) -> ParallelOp:
     norm_upper: list[SSAValue] = []
     for i in range(n):
         lb, ub, st = op.lowerBound[i], op.upperBound[i], op.step[i]
-        iv = block.args[i]
+        iv: SSAValue = block.args[i]
         zero_based = constant_index_value(lb) == 0
         step_one = constant_index_value(st) == 1
         if zero_based and step_one:
@@ -394,7 +394,7 @@ def collapse_parallel_loop(op: ParallelOp) -> ParallelOp:
     for u in norm_upper:
         upper = b.muli(upper, u)
     new = b.create(new_parallel_loop([c0], [upper], [c1]))
-    nb = OpBuilder(InsertPoint.before(new.body.block.last_op))
+    nb = OpBuilder(InsertPoint.before(cast(Operation, new.body.block.last_op)))  # before scf.reduce
     previous: SSAValue = new.body.block.args[0]
     for idx in range(n - 1, 0, -1):
         iv = nb.create(arith.RemSIOp(previous, norm_upper[idx])).result

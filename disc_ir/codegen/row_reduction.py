@@ -70,7 +70,7 @@ def lower_row_reduction_cpu(
     mark_reassociable_reductions(loop)
 
 
-REASSOC = arith.FastMathFlagsAttr(["reassoc"])
+REASSOC = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC])
 
 
 def mark_reassociable_reductions(root: Operation) -> None:
@@ -116,7 +116,7 @@ def emit_row_reduce(
     loop = elemental.new_for(b, b.index(0), total, b.index(1), [init_value])
     body = elemental.at_end(loop.body.block)
     j = loop.body.block.args[0]
-    column = [j] if len(trailing) == 1 else elemental.delinearize(body, j, trailing)
+    column: list[SSAValue] = [j] if len(trailing) == 1 else elemental.delinearize(body, j, trailing)
     if element is None:
         data = elemental.create_load(body, operand, row_index + column)
     else:

@@ -14,8 +14,10 @@ value. Element types follow mlir-hlo:
 
 `accumulate(b, op_name, elem_type, lhs, rhs)` is the same for the binary ops a
 reduce body may hold (add, multiply, maximum, minimum, or, and).
-Float remainder is `lhs - trunc(lhs / rhs) * rhs` (xDSL's arith has no
-`remf`). A float `compare` with `compare_type = TOTALORDER` orders as XLA's
+Float remainder is C's `fmod` (XLA's and IEEE's definition: `lhs - n * rhs`
+with `n = trunc(lhs / rhs)` computed exactly, the result exact): `llvm.frem`
+(xDSL's arith has no `remf`), which LLVM lowers to `fmodf` / `fmod` on CPUs.
+A float `compare` with `compare_type = TOTALORDER` orders as XLA's
 total order (-NaN < -Inf < -0 < +0 < +Inf < +NaN): the bits, negative values'
 magnitude bits flipped, compared as signed integers.
 """
@@ -23,10 +25,14 @@ magnitude bits flipped, compared as signed integers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast, overload
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -60,6 +66,10 @@ def is_bool(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
 
+@overload
+def signless(t: IntegerType) -> IntegerType: ...
+@overload
+def signless(t: Attribute) -> Attribute: ...
 def signless(t: Attribute) -> Attribute:
     """The signless integer type of `t`'s width (other types unchanged)."""
     if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
@@ -77,7 +87,7 @@ def cast_to(b: OpBuilder, value: SSAValue, t: Attribute) -> SSAValue:
 def constant(b: OpBuilder, t: Attribute, value: float | int) -> SSAValue:
     """`arith.constant value : t` (t a float, signless integer or index)."""
     if is_float(t):
-        return b.create(arith.ConstantOp(FloatAttr(float(value), t))).result  # type: ignore[arg-type]
+        return b.create(arith.ConstantOp(FloatAttr(float(value), cast(AnyFloat, t)))).result
     if isinstance(t, IntegerType | IndexType):
         if isinstance(t, IntegerType) and t.width.data == 1:
             value = -1 if value else 0
@@ -141,9 +151,13 @@ def binary(b: OpBuilder, name: str, t: Attribute, lhs: SSAValue, rhs: SSAValue) 
     if name in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
         return _shift(b, name, t, lhs, rhs)
     if name == "remainder" and is_float(t):
-        quotient = _op(b, arith.DivfOp(lhs, rhs))
-        truncated = _op(b, math.TruncOp(quotient))
-        return _op(b, arith.SubfOp(lhs, _op(b, arith.MulfOp(truncated, rhs))))
+        # fmod is exact; `lhs - trunc(lhs / rhs) * rhs` is not once the
+        # quotient needs more bits than the mantissa holds (fmod(1e20, 3) = 2).
+        # f16 / bf16 go through f32: their fmod is exact in f32 and fits back.
+        if isinstance(t, Float16Type | BFloat16Type):
+            wide_lhs, wide_rhs = (_op(b, arith.ExtFOp(v, Float32Type())) for v in (lhs, rhs))
+            return _op(b, arith.TruncFOp(_op(b, llvm.FRemOp(wide_lhs, wide_rhs)), t))
+        return _op(b, llvm.FRemOp(lhs, rhs))
     if name in ("divide", "remainder") and isinstance(t, IntegerType) and not is_bool(t):
         return _int_div_rem(b, name, t, lhs, rhs)
     entry = _BINARY.get(name)
@@ -183,8 +197,8 @@ def _int_div_rem(b: OpBuilder, name: str, t: IntegerType, lhs: SSAValue, rhs: SS
         cls = arith.DivUIOp if is_unsigned(t) else arith.DivSIOp
         result = _op(b, cls(lhs, divisor))  # INT_MIN / 1 = INT_MIN on overflow
         return _op(b, arith.SelectOp(by_zero, constant(b, st, -1), result))
-    cls = arith.RemUIOp if is_unsigned(t) else arith.RemSIOp
-    result = _op(b, cls(lhs, divisor))  # x % 1 = 0 on overflow
+    rem_cls = arith.RemUIOp if is_unsigned(t) else arith.RemSIOp
+    result = _op(b, rem_cls(lhs, divisor))  # x % 1 = 0 on overflow
     return _op(b, arith.SelectOp(by_zero, lhs, result))
 
 
@@ -313,8 +327,8 @@ def convert(b: OpBuilder, x: SSAValue, src: Attribute, dst: Attribute) -> SSAVal
         return _op(b, arith.TruncFOp(x, dst))
     if is_int(src) and is_float(dst):
         if is_unsigned(src) or is_bool(src):
-            return _op(b, arith.UIToFPOp(x, dst))
-        return _op(b, arith.SIToFPOp(x, dst))
+            return _op(b, arith.UIToFPOp(x, cast(AnyFloat, dst)))
+        return _op(b, arith.SIToFPOp(x, cast(AnyFloat, dst)))
     if is_float(src) and is_int(dst):
         return _float_to_int(b, x, src, dst)
     if is_int(src) and is_int(dst):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 
@@ -65,6 +65,7 @@ def _loop_over(
 ) -> tuple[Operation, Builder, list[SSAValue]]:
     """A loop nest over `shape` at `b`: (the loop, a builder in its body, the index)."""
     zero, one = b.index(0), b.index(1)
+    loop: scf.ParallelOp | scf.ForOp
     if parallel_loop and shape:
         loop, body = parallel(b, [zero] * len(shape), list(shape), [one] * len(shape))
         return loop, body, list(loop.body.block.args)
@@ -92,9 +93,9 @@ def lower_scatter(op: Operation, *, parallel_loop: bool = True) -> None:
     if why is not None:
         raise LoweringError(f"the update computation of lmhlo.scatter is not supported: {why}")
     dnums = _dimension_numbers(op)
-    update_window_dims = list(dnums.field("update_window_dims"))  # type: ignore[arg-type]
-    inserted_window_dims = set(dnums.field("inserted_window_dims"))  # type: ignore[arg-type]
-    to_operand_dims = list(dnums.field("scatter_dims_to_operand_dims"))  # type: ignore[arg-type]
+    update_window_dims = list(dnums.field("update_window_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
+    inserted_window_dims = set(dnums.field("inserted_window_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
+    to_operand_dims = list(dnums.field("scatter_dims_to_operand_dims"))  # type: ignore[arg-type]  # a dims field: always a tuple
     index_vector_dim = dnums.field("index_vector_dim")
     assert isinstance(index_vector_dim, int)
     operand_rank = elemental.rank_of(output)
@@ -141,11 +142,11 @@ def lower_scatter(op: Operation, *, parallel_loop: bool = True) -> None:
     target: list[SSAValue] = []
     for d in range(operand_rank):
         offset = window[window_operand_dims.index(d)] if d in window_size else None
-        s = start.get(d)
-        if s is None:
+        start_d = start.get(d)
+        if start_d is None:
             target.append(offset if offset is not None else zero)
         else:
-            target.append(s if offset is None else body.addi(s, offset))
+            target.append(start_d if offset is None else body.addi(start_d, offset))
     apply = body
     if in_bounds is not None:
         if_op = body.create(new_if(in_bounds))

@@ -4,16 +4,17 @@ The layers of a transformer give the same fusions over and over: the same
 lmhlo ops on buffers of the same types and the same shape facts. The CPU
 code generation passes (`disc-lhlo-legalize-roots-to-parallel-loops` to
 `disc-merge-identical-kernels`) would lower each copy, and the kernel merge
-would then keep one kernel of each set. Here the compile driver
-(`disc_ir.api.run_pipeline`) lowers one fusion of each set instead:
+would then keep one kernel of each set. Two passes around that range of the
+CPU pipeline lower one fusion of each set instead:
 
-* `share_fusion_lowering(module)` (before the first code generation pass)
-  groups the `lmhlo.fusion` ops of each function by a *lowering key*. The
+* `share_fusion_lowering(module)` (pass `disc-mark-shared-fusion-lowering`,
+  before the first code generation pass) groups the `lmhlo.fusion` ops of each function by a *lowering key*. The
   first fusion of a group (program order) is its representative; every
   other one gets the `disc.fusion.lowered_as` attribute (the
   representative's `disc.fusion.name`), which the code generation passes
   skip (`is_shared_duplicate`).
-* `SharedLowering.instantiate()` (after the kernel merge) gives each
+* `SharedLowering.instantiate()` (pass `disc-instantiate-shared-fusion-lowering`,
+  after the kernel merge) gives each
   duplicate a copy of its representative's lowered body, every value the
   body takes from outside mapped to the duplicate's own: the buffers by
   position (the order of first use in the unlowered bodies), values
@@ -34,12 +35,20 @@ outside values it names.
 
 When a duplicate cannot take the copy (a value the lowered body uses cannot
 be mapped: it is not an input of the fusion, nor recomputable before the
-duplicate), `instantiate` raises `SharingFailed`, and the driver compiles
-again without sharing (`DISC_SHARE_FUSION_LOWERING=0` turns sharing off).
+duplicate), `instantiate` raises `SharingFailed`, and the drivers (disc-opt,
+`disc_ir.compile`) run the pipeline again without the two passes
+(`disc_ir.pipeline.with_sharing_fallback`);
+`DISC_SHARE_FUSION_LOWERING=0` leaves them out of the pipeline.
+
+The marking pass `hold`s the `SharedLowering` for its module (a weak
+reference: a module dropped mid-pipeline frees it) and the instantiating
+pass `take`s it: the representatives and the values their bodies used before
+lowering are not in the IR.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +57,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
@@ -60,22 +70,22 @@ from disc_ir.fusion.pattern import (
 )
 from disc_ir.ir.structural_key import StructuralKey, append_structure
 
+
+class SharingFailed(DiagnosticException):
+    """A duplicate fusion could not take its representative's lowering: the
+    drivers run again without sharing (`disc_ir.pipeline.with_sharing_fallback`)."""
+
+
 #: on a duplicate fusion: the name of the fusion whose lowering it will take
 LOWERED_AS_ATTR = "disc.fusion.lowered_as"
 #: set to 0 to lower every fusion by itself
 SHARE_ENV = "DISC_SHARE_FUSION_LOWERING"
-#: the first pass of the shared range, and the last
-FIRST_PASS = "disc-lhlo-legalize-roots-to-parallel-loops"
-LAST_PASS = "disc-merge-identical-kernels"
 _NAME_KEY = "disc.fusion.name"
 
 
-class SharingFailed(Exception):
-    """A duplicate fusion could not take its representative's lowering."""
-
-
 def sharing_enabled() -> bool:
-    """Whether the driver shares fusion lowerings (`DISC_SHARE_FUSION_LOWERING`, default on)."""
+    """Whether the CPU pipeline shares fusion lowerings (`DISC_SHARE_FUSION_LOWERING`,
+    default on)."""
     return config.flag(SHARE_ENV)
 
 
@@ -339,9 +349,21 @@ def share_fusion_lowering(module: Operation) -> SharedLowering:
     return SharedLowering(duplicates)
 
 
+#: the marks of each module between the marking pass and the instantiating one
+_HELD: weakref.WeakKeyDictionary[Operation, SharedLowering] = weakref.WeakKeyDictionary()
+
+
+def hold(module: Operation, shared: SharedLowering) -> None:
+    """Keep `shared` (the marks just made in `module`) for `take`."""
+    _HELD[module] = shared
+
+
+def take(module: Operation) -> SharedLowering | None:
+    """The `SharedLowering` held for `module` (then no longer held); None if none is."""
+    return _HELD.pop(module, None)
+
+
 __all__ = [
-    "FIRST_PASS",
-    "LAST_PASS",
     "LOWERED_AS_ATTR",
     "SHARE_ENV",
     "SharedLowering",
@@ -350,5 +372,7 @@ __all__ = [
     "lowering_key",
     "outside_values",
     "share_fusion_lowering",
+    "hold",
     "sharing_enabled",
+    "take",
 ]

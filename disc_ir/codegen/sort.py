@@ -185,9 +185,10 @@ def lower_sort(op: Operation, *, parallel_loop: bool = True) -> None:
     scratch = [_alloc_like(b, out, shape) for out in outputs]
     rows = list(shape)
     rows[dim] = one
+    loop: scf.ParallelOp | scf.ForOp
     if parallel_loop:
         loop, body = parallel(b, [zero] * rank, rows, [one] * rank)
-        row = list(loop.body.block.args)
+        row: list[SSAValue] = list(loop.body.block.args)
     else:
         count = one
         for extent in rows:

@@ -57,9 +57,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ShapedType
 from xdsl.ir import Operation, SSAValue
 
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
@@ -185,7 +186,7 @@ def plan_row_stitch(
         # (a reduction's keepdims form, as jax's mean / var write it)
         r = _rank(v)
         if r == rank:
-            shape = v.type.get_shape()  # type: ignore[union-attr]
+            shape = cast(ShapedType, v.type).get_shape()  # ranked: `_rank` returned a rank
             if any(d != 1 for d in shape[p:]):
                 return False
         elif r != p:
@@ -256,7 +257,11 @@ def plan_row_stitch(
             if op not in roots:
                 if full and out in invariant:
                     plan.column_invariant.add(op)
-                (plan.tiles if full and out not in invariant else plan.row_values).add(op)
+                # A full buffer whose trailing dims are all 1 (`row` too) holds
+                # one element per row: a row value, written and read at
+                # [row, 0...], never a tile.
+                is_tile = full and not row and out not in invariant
+                (plan.tiles if is_tile else plan.row_values).add(op)
     if not plan.in_loop:
         return None
     return plan

@@ -60,12 +60,12 @@ def _constant(op: Operation, rewriter: PatternRewriter) -> None:
     value = get_attr(op, "value")
     result_type = _result_type(op)
     if isinstance(value, IntegerAttr):
-        attr: Attribute = IntegerAttr(value.value.data, result_type)  # type: ignore[arg-type]
+        attr: Attribute = IntegerAttr(value.value.data, result_type)  # type: ignore[call-overload]  # an IntegerAttr's op has an integer or index result
     elif isinstance(value, FloatAttr):
         attr = value
     elif isinstance(value, DenseIntOrFPElementsAttr):
         if value.get_type() != result_type:
-            attr = DenseIntOrFPElementsAttr.from_list(result_type, list(value.get_values()))  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(result_type, list(value.get_values()))  # type: ignore[call-overload]  # a dense constant's op has a shaped result
         else:
             attr = value
     else:
@@ -83,7 +83,7 @@ def _int_binary(cls: type[Operation]) -> Handler:
         lhs, rhs = llvm_operands(op, rewriter)
         new = _TEMPLATES.make(
             cls,
-            lambda: cls(lhs, rhs),  # type: ignore[call-arg]
+            lambda: cls(lhs, rhs),  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
             [lhs, rhs],
             [lhs.type],
         )
@@ -98,7 +98,7 @@ def _float_binary(cls: type[Operation]) -> Handler:
         flags = fastmath_flags(op)
         new = _TEMPLATES.make(
             (cls, flags),
-            lambda: cls(lhs, rhs, flags),  # type: ignore[call-arg]
+            lambda: cls(lhs, rhs, flags),  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
             [lhs, rhs],
             [lhs.type],
         )
@@ -171,7 +171,7 @@ def _cast(cls: type[Operation]) -> Handler:
         if arg.type == target:
             replace_op(op, rewriter, [], [arg])
             return
-        new = cls(arg, target)  # type: ignore[call-arg]
+        new = cls(arg, target)  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -211,7 +211,7 @@ def _icmp(em: Emitter, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
 def _splat(em: Emitter, value: int, like: SSAValue) -> SSAValue:
     t = like.type
     if isinstance(t, VectorType):
-        attr = DenseIntOrFPElementsAttr.from_list(t, [value] * t.element_count())  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, [value] * t.element_count())
         return em.value(llvm.ConstantOp(attr, t))
     return em.const(value, t)
 

@@ -351,7 +351,7 @@ def cleanup_materializations(module: ModuleOp, extra: Sequence[RewritePattern] =
     patterns = [cls() for cls in CLEANUP_PATTERNS] + list(extra)
     by_name: dict[str, list[RewritePattern]] = {}
     for pattern in patterns:
-        for name in type(pattern).ROOTS:  # type: ignore[attr-defined]
+        for name in type(pattern).ROOTS:  # type: ignore[attr-defined]  # the cleanup patterns declare ROOTS
             by_name.setdefault(name, []).append(pattern)
 
     def rewrite(root: Operation) -> None:

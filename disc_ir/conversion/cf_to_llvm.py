@@ -32,8 +32,8 @@ def _br(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _cond_br(op: Operation, rewriter: PatternRewriter) -> None:
     cond = llvm_value(op.operands[0], rewriter, op)
-    then_args = _values(op, tuple(op.then_arguments), rewriter)  # type: ignore[attr-defined]
-    else_args = _values(op, tuple(op.else_arguments), rewriter)  # type: ignore[attr-defined]
+    then_args = _values(op, tuple(op.then_arguments), rewriter)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    else_args = _values(op, tuple(op.else_arguments), rewriter)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     new = builders.make(
         llvm.CondBrOp, [cond, then_args, else_args], successors=list(op.successors[:2])
     )
@@ -41,14 +41,14 @@ def _cond_br(op: Operation, rewriter: PatternRewriter) -> None:
 
 
 def _switch(op: Operation, rewriter: PatternRewriter) -> None:
-    flag = llvm_value(op.flag, rewriter, op)  # type: ignore[attr-defined]
-    default_args = _values(op, tuple(op.default_operands), rewriter)  # type: ignore[attr-defined]
-    sizes = list(op.case_operand_segments.get_values())  # type: ignore[attr-defined]
-    case_values_attr = op.case_values  # type: ignore[attr-defined]
+    flag = llvm_value(op.flag, rewriter, op)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    default_args = _values(op, tuple(op.default_operands), rewriter)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    sizes = list(op.case_operand_segments.get_values())  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    case_values_attr = op.case_values  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     values = [int(v) for v in case_values_attr.get_values()] if case_values_attr else []
     case_ops: list[list[SSAValue]] = []
     start = 0
-    all_case_operands = tuple(op.case_operands)  # type: ignore[attr-defined]
+    all_case_operands = tuple(op.case_operands)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     for size in sizes:
         case_ops.append(_values(op, all_case_operands[start : start + size], rewriter))
         start += size

@@ -211,7 +211,7 @@ def _cpu_launch(op: Operation, rewriter: PatternRewriter, outline: bool = False)
     count = len(kernel_slots)
 
     def build(block: Block, ret: Operation) -> None:
-        args = list(block.args)
+        args: list[SSAValue] = list(block.args)
         _emit_launch(
             Emitter(rewriter, ret), ret, callee, num_ivs, args[:count], lambda: args[count:]
         )

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FunctionType, MemRefType, StringAttr
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -52,7 +54,7 @@ def converted_function_type(ftype: FunctionType) -> llvm.LLVMFunctionType:
     return llvm.LLVMFunctionType(inputs, converted_result_type(ftype.outputs.data))
 
 
-def expand_operands(values: list[SSAValue] | tuple[SSAValue, ...], em: Emitter) -> list[SSAValue]:
+def expand_operands(values: Sequence[SSAValue], em: Emitter) -> list[SSAValue]:
     """The call operands for `values` (memrefs as their descriptor fields)."""
     out: list[SSAValue] = []
     for v in values:
@@ -100,7 +102,7 @@ def _convert_entry_args(
             new_arg = rewriter.replace_value_with_new_type(arg, target)
             cast = cast_value(new_arg, t, rewriter, InsertPoint.at_start(entry))
             rewriter.replace_uses_with_if(
-                new_arg, cast, lambda use, c=cast.owner: use.operation is not c
+                new_arg, cast, lambda use, c=cast.owner: use.operation is not c  # type: ignore[misc]  # the default argument binds this cast op
             )
         position += 1
     if [a.type for a in entry.args] != arg_types:
@@ -151,7 +153,7 @@ def _call(op: Operation, rewriter: PatternRewriter) -> None:
     result_types = [r.type for r in op.results]
     ret = converted_result_type(result_types)
     call = llvm.CallOp(
-        callee,  # type: ignore[arg-type]
+        callee,  # type: ignore[arg-type]  # a func.call's callee is a SymbolRefAttr
         *args,
         return_type=None if isinstance(ret, llvm.LLVMVoidType) else ret,
     )

@@ -83,7 +83,7 @@ def kernel_blobs(gpu_module: Operation) -> list[tuple[str, bytes]]:
 
 
 def _launch_func(op: Operation, rewriter: PatternRewriter) -> None:
-    if op.asyncDependencies or op.asyncToken is not None:  # type: ignore[attr-defined]
+    if op.asyncDependencies or op.asyncToken is not None:  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
         raise fail(op, "cannot convert a launch with async dependencies or result")
     kernel = op.properties.get("kernel") or op.attributes.get("kernel")
     assert isinstance(kernel, SymbolRefAttr)
@@ -115,21 +115,21 @@ def _launch_func(op: Operation, rewriter: PatternRewriter) -> None:
     )
     name_ptr = load_global_string(name_global, rewriter, op)
     kernel_args: list[SSAValue] = []
-    for v in op.kernelOperands:  # type: ignore[attr-defined]
+    for v in op.kernelOperands:  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
         kernel_args.extend(promote_operand(v, rewriter, op, materialize_source))
     params = pack_slots(em, kernel_args)
     sizes = [
         em.llvm(v)
         for v in (
-            op.gridSizeX,  # type: ignore[attr-defined]
-            op.gridSizeY,  # type: ignore[attr-defined]
-            op.gridSizeZ,  # type: ignore[attr-defined]
-            op.blockSizeX,  # type: ignore[attr-defined]
-            op.blockSizeY,  # type: ignore[attr-defined]
-            op.blockSizeZ,  # type: ignore[attr-defined]
+            op.gridSizeX,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+            op.gridSizeY,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+            op.gridSizeZ,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+            op.blockSizeX,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+            op.blockSizeY,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+            op.blockSizeZ,  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
         )
     ]
-    shmem_value = op.dynamicSharedMemorySize  # type: ignore[attr-defined]
+    shmem_value = op.dynamicSharedMemorySize  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     smem = em.llvm(shmem_value) if shmem_value is not None else em.const(0, i32)
     stream = em.value(llvm.IntToPtrOp(em.const(0, i32)))
     slots = [

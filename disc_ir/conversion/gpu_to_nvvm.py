@@ -176,7 +176,7 @@ def _lower_attributions(
         for d in t.get_shape():
             count *= d
         elem = convert_type(t.get_element_type())
-        array = llvm.LLVMArrayType(count, elem)
+        array = llvm.LLVMArrayType(IntAttr(count), elem)
         if i < num_workgroup:
             name = f"__wg_{func.sym_name.data}_{i}"
             global_op = llvm.GlobalOp(
@@ -207,7 +207,7 @@ def _gpu_return(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _sreg(op: Operation, rewriter: PatternRewriter) -> None:
     dim = op.properties["dimension"]
-    name = f"llvm.nvvm.read.ptx.sreg.{_SREG[op.name]}.{dim.data.value}"  # type: ignore[attr-defined]
+    name = f"llvm.nvvm.read.ptx.sreg.{_SREG[op.name]}.{dim.data.value}"  # type: ignore[attr-defined]  # the op's `dimension` is a gpu.dimension enum attribute
     em = Emitter(rewriter, op)
     call = em.value(llvm.CallIntrinsicOp(name, [], [i32]))
     value = em.value(llvm.ZExtOp(call, i64))
@@ -236,7 +236,7 @@ def _shfl_i32_or_f32(
 def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
     em = Emitter(rewriter, op)
     value, offset, width = (em.llvm(v) for v in op.operands)
-    mode = op.properties["mode"].data.value  # type: ignore[attr-defined]
+    mode = op.properties["mode"].data.value  # type: ignore[attr-defined]  # the op's `mode` is a gpu shuffle-mode enum attribute
     kind = _SHFL_KIND[mode]
     thirty_two = em.const(32, i32)
     lead_inactive = em.value(llvm.SubOp(thirty_two, width))
@@ -251,7 +251,7 @@ def _shuffle(op: Operation, rewriter: PatternRewriter) -> None:
     elif isinstance(t, Float16Type | BFloat16Type) or (
         isinstance(t, IntegerType) and t.width.data < 32
     ):
-        bits = 16 if isinstance(t, Float16Type | BFloat16Type) else t.width.data  # type: ignore[union-attr]
+        bits = 16 if isinstance(t, Float16Type | BFloat16Type) else t.width.data
         as_int = (
             value
             if isinstance(t, IntegerType)
@@ -333,7 +333,7 @@ def _generic_atomic_rmw(op: Operation, rewriter: PatternRewriter) -> None:
 
     lem = Emitter(rewriter, InsertPoint.at_end(loop))
     new = lem.llvm(new_value)
-    expected = current
+    expected: SSAValue = current
     if as_int != elem:
         expected = lem.value(llvm.BitcastOp(current, as_int))
         new = lem.value(llvm.BitcastOp(new, as_int))

@@ -166,7 +166,7 @@ def expand_descriptors(ops: Iterable[Operation]) -> None:
         if op.parent is None or not builders.is_descriptor_from_fields(op):
             continue
         if op.results[0].uses:
-            builders.expand_descriptor(op)  # type: ignore[arg-type]
+            builders.expand_descriptor(op)
         else:
             op.detach()
             op.erase()

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TypeGuard, cast
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
@@ -59,7 +61,7 @@ def position_attr(position: tuple[int, ...]) -> DenseArrayBase:
 
 
 @lru_cache(maxsize=1024)
-def _position_tuple(attr: DenseArrayBase) -> tuple[int, ...]:
+def _position_tuple(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
@@ -79,7 +81,7 @@ def constant(value: int | float, type_: Attribute) -> llvm.ConstantOp:
     if isinstance(type_, IntegerType):
         attr: Attribute = int_attr(int(value), type_)
     else:
-        attr = FloatAttr(float(value), type_)  # type: ignore[arg-type]
+        attr = FloatAttr(float(value), cast(AnyFloat, type_))  # not an integer: a float type
     return llvm.ConstantOp.create(properties={"value": attr}, result_types=[type_])
 
 
@@ -118,7 +120,7 @@ def descriptor_from_fields(
     )
 
 
-def is_descriptor_from_fields(op: object) -> bool:
+def is_descriptor_from_fields(op: object) -> TypeGuard[UnrealizedConversionCastOp]:
     return isinstance(op, UnrealizedConversionCastOp) and DESCRIPTOR_FIELDS in op.attributes
 
 
@@ -153,9 +155,9 @@ def folded_extract(aggregate: SSAValue, position: Sequence[int]) -> SSAValue | N
         owner = current.owner
         if not isinstance(owner, _INSERTS):
             if is_descriptor_from_fields(owner):
-                positions = _field_positions(len(owner.operands))  # type: ignore[union-attr]
+                positions = _field_positions(len(owner.operands))
                 if key in positions:
-                    return owner.operands[positions.index(key)]  # type: ignore[union-attr]
+                    return owner.operands[positions.index(key)]
             return None
         pos = _position_tuple(owner.position)
         if pos == key:

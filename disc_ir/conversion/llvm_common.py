@@ -245,7 +245,7 @@ def retype_block_args(block: Block, rewriter: PatternRewriter) -> None:
         cast = UnrealizedConversionCastOp.create(operands=[new_arg], result_types=[original])
         rewriter.insert(cast, InsertPoint.at_start(block))
         rewriter.replace_uses_with_if(
-            new_arg, cast.results[0], lambda use, c=cast: use.operation is not c
+            new_arg, cast.results[0], lambda use, c=cast: use.operation is not c  # type: ignore[misc]  # the default argument binds this cast op
         )
 
 
@@ -429,7 +429,7 @@ class MemRefDescriptor:
         if use_static:
             strides, _ = self._static()
             if strides[i] is not None:
-                return em.i64(strides[i])  # type: ignore[arg-type]
+                return em.i64(strides[i])  # type: ignore[arg-type]  # static strides/offsets: checked above
         return em.extract(self.value, [4, i], i64)
 
     def fields(self, em: Emitter) -> list[SSAValue]:

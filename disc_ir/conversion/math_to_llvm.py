@@ -39,7 +39,7 @@ from disc_ir.conversion.llvm_common import (
 def _unary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         (x,) = llvm_operands(op, rewriter)
-        new = cls(x, fastmath_flags(op))  # type: ignore[call-arg]
+        new = cls(x, fastmath_flags(op))  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -54,7 +54,7 @@ def _fabs(op: Operation, rewriter: PatternRewriter) -> None:
 def _binary_op(cls: type[Operation]) -> Handler:
     def handler(op: Operation, rewriter: PatternRewriter) -> None:
         a, b = llvm_operands(op, rewriter)
-        new = cls(a, b, fastmath_flags(op))  # type: ignore[call-arg]
+        new = cls(a, b, fastmath_flags(op))  # type: ignore[arg-type, misc]  # each handler gets an op class whose constructor takes these operands
         replace_op(op, rewriter, [new], [new.results[0]])
 
     return handler
@@ -88,7 +88,7 @@ def _intrinsic(base: str, extra_false_flag: bool = False, mangle_second: bool = 
 def _one_like(em: Emitter, x: SSAValue) -> SSAValue:
     t = x.type
     if isinstance(t, VectorType):
-        attr = DenseIntOrFPElementsAttr.from_list(t, [1.0] * t.element_count())  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, [1.0] * t.element_count())
         return em.value(llvm.ConstantOp(attr, t))
     return em.const(1.0, t)
 

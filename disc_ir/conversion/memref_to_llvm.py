@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     StringAttr,
@@ -117,7 +118,7 @@ def _layout_strides(
         raise fail(op, str(e)) from e
     if offset is None or None in strides:
         raise fail(op, f"cannot allocate a buffer with a dynamic layout {t}")
-    return [em.i64(s) for s in strides], offset  # type: ignore[arg-type]
+    return [em.i64(s) for s in strides], offset  # type: ignore[arg-type]  # static strides/offsets: checked above
 
 
 def _num_bytes(op: Operation, em: Emitter, t: MemRefType, sizes: Sequence[SSAValue]) -> SSAValue:
@@ -140,7 +141,7 @@ def _alloc(op: Operation, rewriter: PatternRewriter) -> None:
     t = _result_memref_type(op)
     ctx = ral_context_of(op, rewriter)
     em = Emitter(rewriter, op)
-    sizes = _shape_sizes(em, t, op.operands[: len(op.dynamic_sizes)])  # type: ignore[attr-defined]
+    sizes = _shape_sizes(em, t, op.operands[: len(op.dynamic_sizes)])  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     strides, offset = _layout_strides(op, em, t, sizes)
     nbytes = _num_bytes(op, em, t, sizes)
     dispatch = DispatchOp(ctx, [nbytes], [PTR], RAL_ALLOC, memref_device(t))
@@ -164,7 +165,7 @@ def _dealloc(op: Operation, rewriter: PatternRewriter) -> None:
 def _alloca(op: Operation, rewriter: PatternRewriter) -> None:
     t = _result_memref_type(op)
     em = Emitter(rewriter, op)
-    sizes = _shape_sizes(em, t, op.operands[: len(op.dynamic_sizes)])  # type: ignore[attr-defined]
+    sizes = _shape_sizes(em, t, op.operands[: len(op.dynamic_sizes)])  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     strides, offset = _layout_strides(op, em, t, sizes)
     count = em.i64(1)
     for s in sizes:
@@ -212,7 +213,7 @@ def _dim(op: Operation, rewriter: PatternRewriter) -> None:
         replace_op(op, rewriter, [], [desc.size(em, known)])
         return
     # Dynamic dimension: spill the sizes array and index it.
-    sizes_type = llvm.LLVMArrayType(desc.rank, convert_type(index.type))
+    sizes_type = llvm.LLVMArrayType(IntAttr(desc.rank), convert_type(index.type))
     slot = em.alloca(sizes_type)
     em.emit(llvm.StoreOp(em.extract(desc.value, [3], sizes_type), slot))
     ptr = em.gep(slot, sizes_type, [0, em.llvm(index)])
@@ -241,9 +242,9 @@ def _reinterpret_cast(op: Operation, rewriter: PatternRewriter) -> None:
     t = _result_memref_type(op)
     em = Emitter(rewriter, op)
     src = MemRefDescriptor.of(em, op.operands[0])
-    offsets = _mixed(_static_array(op, "static_offsets"), op.offsets, em)  # type: ignore[attr-defined]
-    sizes = _mixed(_static_array(op, "static_sizes"), op.sizes, em)  # type: ignore[attr-defined]
-    strides = _mixed(_static_array(op, "static_strides"), op.strides, em)  # type: ignore[attr-defined]
+    offsets = _mixed(_static_array(op, "static_offsets"), op.offsets, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    sizes = _mixed(_static_array(op, "static_sizes"), op.sizes, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    strides = _mixed(_static_array(op, "static_strides"), op.strides, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     desc = MemRefDescriptor.build(
         em, t, src.allocated_ptr(em), src.aligned_ptr(em), offsets[0], sizes, strides
     )
@@ -277,9 +278,9 @@ def _subview(op: Operation, rewriter: PatternRewriter) -> None:
     em = Emitter(rewriter, op)
     src = MemRefDescriptor.of(em, op.operands[0])
     static_sizes = _static_array(op, "static_sizes")
-    offsets = _mixed(_static_array(op, "static_offsets"), op.offsets, em)  # type: ignore[attr-defined]
-    sizes = _mixed(static_sizes, op.sizes, em)  # type: ignore[attr-defined]
-    steps = _mixed(_static_array(op, "static_strides"), op.strides, em)  # type: ignore[attr-defined]
+    offsets = _mixed(_static_array(op, "static_offsets"), op.offsets, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    sizes = _mixed(static_sizes, op.sizes, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+    steps = _mixed(_static_array(op, "static_strides"), op.strides, em)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
     offset = src.offset(em)
     new_sizes: list[SSAValue] = []
     new_strides: list[SSAValue] = []
@@ -301,7 +302,7 @@ def _subview(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _reassociation(op: Operation) -> list[list[int]]:
     attr = op.properties["reassociation"]
-    return [[int(v.value.data) for v in group.data] for group in attr.data]  # type: ignore[attr-defined]
+    return [[int(v.value.data) for v in group.data] for group in attr.data]  # type: ignore[attr-defined]  # the op's `reassociation` is an array of integer arrays
 
 
 def _reshape(op: Operation, rewriter: PatternRewriter) -> None:
@@ -329,7 +330,7 @@ def _reshape(op: Operation, rewriter: PatternRewriter) -> None:
         static, _ = strides_and_offset(t)
         if None in static:
             raise fail(op, f"unsupported result layout {t}")
-        strides = [em.i64(s) for s in static]  # type: ignore[arg-type]
+        strides = [em.i64(s) for s in static]  # type: ignore[arg-type]  # static strides/offsets: checked above
     desc = MemRefDescriptor.build(
         em, t, src.allocated_ptr(em), src.aligned_ptr(em), src.offset(em), sizes, strides
     )
@@ -436,7 +437,7 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
     for d in t.get_shape():
         count *= d
     elem = convert_type(t.get_element_type())
-    array_type = llvm.LLVMArrayType(count, elem)
+    array_type = llvm.LLVMArrayType(IntAttr(count), elem)
     init = op.properties.get("initial_value")
     value: Attribute | None = None
     if isinstance(init, DenseIntOrFPElementsAttr):
@@ -445,7 +446,7 @@ def _global(op: Operation, rewriter: PatternRewriter) -> None:
             values = values * count
         from xdsl.dialects.builtin import TensorType
 
-        value = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [count]), values)  # type: ignore[arg-type]
+        value = DenseIntOrFPElementsAttr.from_list(TensorType(elem, [count]), values)  # type: ignore[type-var]  # `elem` is an integer or float type of a global
     visibility = op.properties.get("sym_visibility")
     linkage = (
         "internal"

@@ -68,6 +68,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
+    IntAttr,
     IntegerType,
     MemRefType,
     Signedness,
@@ -170,7 +171,7 @@ def _descriptor_type(rank: int) -> llvm.LLVMStructType:
     ptr = llvm.LLVMPointerType()
     fields: list[Attribute] = [ptr, ptr, i64]
     if rank:
-        fields += [llvm.LLVMArrayType(rank, i64), llvm.LLVMArrayType(rank, i64)]
+        fields += [llvm.LLVMArrayType(IntAttr(rank), i64), llvm.LLVMArrayType(IntAttr(rank), i64)]
     return llvm.LLVMStructType.from_type_list(fields)
 
 
@@ -287,7 +288,7 @@ def get_or_create_global_string(
         return existing
     symbol = name if reuse and existing is None else _unique_symbol(module, name)
     global_op = llvm.GlobalOp(
-        llvm.LLVMArrayType(len(value), i8),
+        llvm.LLVMArrayType(IntAttr(len(value)), i8),
         symbol,
         "internal",
         constant=True,
@@ -531,8 +532,8 @@ class RalDispatchToLLVM(RewritePattern):
             result_type,
             build,
         )
-        value = call_outlined(op, rewriter, name, slots, result_type)
-        return [] if value is None else [value]
+        outlined = call_outlined(op, rewriter, name, slots, result_type)
+        return [] if outlined is None else [outlined]
 
 
 __all__ = [

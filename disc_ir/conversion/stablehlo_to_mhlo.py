@@ -35,7 +35,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 
-def _dense_from_array(attr: DenseArrayBase) -> DenseIntOrFPElementsAttr:
+def _dense_from_array(attr: DenseArrayBase[IntegerType]) -> DenseIntOrFPElementsAttr:
     values = [int(v) for v in attr.get_values()]
     elem = attr.elt_type
     if isinstance(elem, IntegerType) and elem.width.data == 1:

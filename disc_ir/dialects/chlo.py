@@ -384,7 +384,7 @@ class ConstantOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:
-        return common.parse_constant(cls, parser)  # type: ignore[return-value]
+        return common.parse_constant(cls, parser)  # type: ignore[return-value]  # parse_constant builds `cls`
 
     def print(self, printer: Printer) -> None:
         common.print_constant(printer, self)
@@ -420,5 +420,5 @@ CHLO_OPS: list[type[IRDLOperation]] = [
     ConstantLikeOp,
 ]
 
-CHLO = Dialect("chlo", CHLO_OPS, [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])
+CHLO = Dialect("chlo", [*CHLO_OPS], [ChloComparisonDirectionAttr, ChloComparisonTypeAttr])
 """The chlo dialect."""

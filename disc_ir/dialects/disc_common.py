@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloatConstr,
@@ -148,7 +148,7 @@ class TypeConstraint(AttrConstraint):
             raise VerifyException(f"must be {self.description}, but got '{attr}'")
 
     def mapping_type_vars(
-        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+        self, type_var_mapping: Mapping[Any, AttrConstraint | IntConstraint]
     ) -> TypeConstraint:
         return self
 

@@ -31,6 +31,7 @@ from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     attr_def,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -126,7 +127,7 @@ class DispatchOp(IRDLOperation):
     call_target_name = attr_def(StringAttr)
     has_side_effect = opt_attr_def(BoolAttr)
     device = opt_attr_def(StringAttr)
-    backend_config = opt_attr_def(StringAttr | BytesAttr)
+    backend_config = opt_attr_def(base(StringAttr) | base(BytesAttr))
     res = var_result_def(AnyAttr())
 
     def __init__(

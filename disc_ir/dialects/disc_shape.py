@@ -19,6 +19,7 @@ Attributes are kept in the attribute dictionary (as BladeDISC printed them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -165,7 +166,7 @@ class TieShapeOp(IRDLOperation):
                 f"{format_type(self.value.type)}, got {len(self.shapeDimIndexes)}"
             )
         vt, rt = self.value.type, self.result.type
-        if vt.get_element_type() != rt.get_element_type() or rank(vt) != rank(rt):  # type: ignore[attr-defined]
+        if vt.get_element_type() != rt.get_element_type() or rank(vt) != rank(rt):  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             raise VerifyException(
                 f"result type {format_type(rt)} does not match the operand type {format_type(vt)}"
             )
@@ -220,7 +221,7 @@ class SymbolicDimOp(IRDLOperation):
 
     def get_dim_size(self) -> int:
         """The dimension size, DYNAMIC_SIZE if unknown."""
-        return self.value.value.data if self.value is not None else DYNAMIC_SIZE
+        return cast(IntegerAttr, self.value).value.data if self.value is not None else DYNAMIC_SIZE
 
     def is_dynamic(self) -> bool:
         """Whether the size is unknown at compile time."""

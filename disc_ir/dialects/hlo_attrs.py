@@ -324,7 +324,7 @@ class _StructAttr(ParametrizedAttribute):
         if isinstance(value, IntAttr):
             return value.data
         assert isinstance(value, ArrayAttr)
-        return tuple(v.data for v in value.data)  # type: ignore[union-attr]
+        return tuple(v.data for v in value.data)
 
     def field_items(self) -> list[tuple[str, int | tuple[int, ...]]]:
         return [(name, self.field(name)) for name, _ in self.FIELDS]
@@ -589,7 +589,9 @@ class ConvDimensionNumbersAttr(_StructAttr):
     @staticmethod
     def _layout_text(spatial: Sequence[int], non_spatial: Sequence[tuple[int, str]]) -> str | None:
         positions = list(spatial) + [p for p, _ in non_spatial]
-        if any(p < 0 for p in positions) or len(set(positions)) != len(positions):
+        # a position past any real rank (the compact form would list that many
+        # slots) is left to the raw form, like a negative or duplicate one
+        if any(p < 0 or p >= 1 << 16 for p in positions) or len(set(positions)) != len(positions):
             return None
         rank = max(positions, default=-1) + 1
         slots = ["?"] * rank
@@ -706,7 +708,7 @@ def _ints(attr: Attribute) -> tuple[int, ...]:
             values = values * count
         return tuple(int(v) for v in values)
     if isinstance(attr, DenseArrayBase):
-        return tuple(int(v) for v in attr.get_values())  # type: ignore[arg-type]
+        return tuple(int(v) for v in attr.get_values())
     if isinstance(attr, ArrayAttr):
         out: list[int] = []
         for v in attr.data:
@@ -828,7 +830,7 @@ def is_float_type(e: Attribute) -> bool:
     """A floating-point scalar type."""
     from xdsl.dialects.builtin import AnyFloat
 
-    return isinstance(e, AnyFloat)  # type: ignore[arg-type]
+    return isinstance(e, AnyFloat)
 
 
 def is_complex(t: Attribute) -> bool:

@@ -13,9 +13,9 @@ element-kind checks the verifiers use.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -41,6 +41,8 @@ from disc_ir.dialects.hlo_attrs import (
     element_type_of,
     format_type,
 )
+
+_OpT = TypeVar("_OpT", bound=IRDLOperation)
 
 # ---------------------------------------------------------------------------
 # Element kinds
@@ -68,7 +70,7 @@ _KIND_TEXT = {
 
 def is_float(e: Attribute) -> bool:
     """A floating-point scalar type (f16, bf16, f32, f64, ...)."""
-    return isinstance(e, AnyFloat)  # type: ignore[arg-type]
+    return isinstance(e, AnyFloat)
 
 
 def element_has_kind(e: Attribute, kind: str) -> bool:
@@ -203,7 +205,7 @@ def expected_result_element(spec: ElementwiseSpec, operand_elem: Attribute):
     if spec.result == PRED:
         return IntegerType(1)
     if spec.result == COMPLEX:
-        return ComplexType(operand_elem)  # type: ignore[arg-type]
+        return ComplexType(operand_elem)
     return None
 
 
@@ -369,12 +371,12 @@ def is_tensor(t: Attribute) -> bool:
 
 
 def parse_functional_tail(
-    cls: type[IRDLOperation],
+    cls: type[_OpT],
     parser: Parser,
     operands: Sequence[UnresolvedOperand],
     pos: int,
-    extra: dict[str, Attribute] | None = None,
-) -> IRDLOperation:
+    extra: Mapping[str, Attribute] | None = None,
+) -> _OpT:
     """`attr-dict : functional-type` after the already parsed `operands`
     (parsed from `pos`): builds `cls` with the attributes plus `extra`."""
     attrs = parse_op_attrs(parser)
@@ -397,7 +399,7 @@ class FunctionalSyntaxOp(IRDLOperation):
     (`operands attr-dict : functional-type(operands, results)`)."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> IRDLOperation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         return parse_functional_tail(cls, parser, parse_unresolved_list(parser), pos)
 
@@ -412,7 +414,7 @@ class ReturnSyntaxOp(IRDLOperation):
     (`attr-dict ($operands^ : type($operands))?`)."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> IRDLOperation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operands = parse_unresolved_list(parser)
         attrs = parse_op_attrs(parser)

@@ -721,5 +721,5 @@ LMHLO_OPS: list[type[IRDLOperation]] = [
     CaseOp,
 ]
 
-LMHLO = Dialect("lmhlo", LMHLO_OPS, [])
+LMHLO = Dialect("lmhlo", [*LMHLO_OPS], [])
 """The lmhlo dialect (its attributes are mhlo's, see hlo_attrs)."""

@@ -24,10 +24,12 @@ none for the buffer form, apply the checks of the `mhlo_disc` tensor form.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
     DictionaryAttr,
+    IntegerAttr,
     StringAttr,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -109,7 +111,7 @@ class _CopyOp(IRDLOperation):
 
     def verify_(self) -> None:
         it, ot = self.input.type, self.output.type
-        if it.get_element_type() != ot.get_element_type():  # type: ignore[attr-defined]
+        if it.get_element_type() != ot.get_element_type():  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             raise VerifyException(
                 f"input and output must have the same element type, got "
                 f"{format_type(it)} and {format_type(ot)}"
@@ -157,20 +159,20 @@ def _verify_target_arg_mapping(op: CustomCallOp) -> None:
     def count(value: object) -> int:
         if isinstance(value, int):
             return value
-        (n,) = ints(value)  # type: ignore[arg-type]
+        (n,) = ints(value)  # type: ignore[arg-type]  # an attribute here (ints of it)
         return n
 
     for kind, target_num, entries, op_num in (
         (
             "args",
-            count(mapping.num_args),  # type: ignore[attr-defined]
-            ints(mapping.args_to_target_args),  # type: ignore[attr-defined]
+            count(mapping.num_args),  # type: ignore[attr-defined]  # the op's constraint: a custom-call target-arg-mapping attribute
+            ints(mapping.args_to_target_args),  # type: ignore[attr-defined]  # the op's constraint: a custom-call target-arg-mapping attribute
             len(op.args),
         ),
         (
             "results",
-            count(mapping.num_results),  # type: ignore[attr-defined]
-            ints(mapping.results_to_target_results),  # type: ignore[attr-defined]
+            count(mapping.num_results),  # type: ignore[attr-defined]  # the op's constraint: a custom-call target-arg-mapping attribute
+            ints(mapping.results_to_target_results),  # type: ignore[attr-defined]  # the op's constraint: a custom-call target-arg-mapping attribute
             len(op.output),
         ),
     ):
@@ -321,7 +323,7 @@ class ConcatenateOp(IRDLOperation):
 
     def verify_(self) -> None:
         r = rank(self.output.type)
-        d = self.dimension.value.data
+        d = cast(IntegerAttr, self.dimension).value.data
         if r is not None and not 0 <= d < r:
             raise VerifyException(f"dimension {d} is out of range [0, {r})")
         for v in self.val:

@@ -135,7 +135,7 @@ def verify_same_operands_and_result_type(op: Operation) -> None:
     types = [*op.operand_types, *op.result_types]
     first = types[0]
     for t in types[1:]:
-        if t.get_element_type() != first.get_element_type() or not shapes_compatible(first, t):  # type: ignore[attr-defined]
+        if t.get_element_type() != first.get_element_type() or not shapes_compatible(first, t):  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             raise VerifyException("requires the same type for all operands and results")
 
 
@@ -514,7 +514,7 @@ class QuantizedDotGeneralOp(QuantizedComputeBase):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        verify_quantized_compute(self, *self.operands, self.result)
+        verify_quantized_compute(self, *self.operands, self.result)  # type: ignore[call-arg]  # the op defines exactly the eight operands it takes
         verify_dot_dimension_numbers(
             self.dot_dimension_numbers, rank(self.input.type), rank(self.weight.type)
         )
@@ -586,7 +586,7 @@ class QuantizedDynamicConvOp(QuantizedConvBase):
 
     def verify_(self) -> None:
         o = self.operands
-        verify_quantized_compute(self, o[0], o[1], *o[3:], self.result)
+        verify_quantized_compute(self, o[0], o[1], *o[3:], self.result)  # type: ignore[call-arg]  # the op defines exactly the six operands after o[2]
         verify_conv_attributes(self, rank(self.input.type))
 
 
@@ -702,7 +702,7 @@ class SparseSegmentReductionOp(IRDLOperation):
         if has_static_shape(self.indices.type) and has_static_shape(self.segment_ids.type):
             if shape(self.indices.type) != shape(self.segment_ids.type):
                 raise VerifyException("segment_ids and indices should have same size")
-        if rank(self.data.type) < 1:  # type: ignore[operator]
+        if rank(self.data.type) < 1:  # type: ignore[operator]  # the operand constraint makes `data` ranked
             raise VerifyException("input must be at least rank 1")
         if rank(self.output.type) != rank(self.data.type):
             raise VerifyException("output must have the same rank as input")

@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -129,7 +129,7 @@ def _clone_attr(cls: type[Attribute], name: str) -> type[Attribute]:
     ns |= {"name": name, "__module__": cls.__module__, "__doc__": f"`#{name}` (as `#{cls.name}`)."}
     bases = getattr(cls, "__orig_bases__", cls.__bases__)
     new = types.new_class(cls.__name__, tuple(bases), exec_body=lambda body: body.update(ns))
-    return irdl_attr_definition(new)  # type: ignore[arg-type]
+    return irdl_attr_definition(new)
 
 
 def _enum(cls: type[Attribute]) -> type[Attribute]:
@@ -228,17 +228,17 @@ def map_attr(attr: Attribute, table: dict[type[Attribute], type[Attribute]]) -> 
     target = table.get(type(attr))
     if target is not None:
         if isinstance(attr, EnumAttribute):
-            return target(attr.data)  # type: ignore[call-arg]
+            return target(attr.data)  # type: ignore[call-arg]  # an EnumAttribute's twin class is built from the enum value
         if isinstance(attr, ha._StructAttr) and attr.FIELDS != target.FIELDS:  # type: ignore[attr-defined]  # noqa: SLF001
             values = dict(attr.field_items())
-            names = {n for n, _ in target.FIELDS}  # type: ignore[attr-defined]
+            names = {n for n, _ in target.FIELDS}  # type: ignore[attr-defined]  # the twin of a struct attribute is a struct attribute class
             dropped = [n for n, v in values.items() if n not in names and v]
             if dropped:
                 raise ValueError(
                     f"#{attr.name} fields {', '.join(dropped)} have no #{target.name} form"
                 )
-            return target.from_fields(**{k: v for k, v in values.items() if k in names})  # type: ignore[attr-defined]
-        return target.new(attr.parameters)  # type: ignore[attr-defined]
+            return target.from_fields(**{k: v for k, v in values.items() if k in names})  # type: ignore[attr-defined]  # the twin of a struct attribute is a struct attribute class
+        return target.new(attr.parameters)  # type: ignore[attr-defined]  # the other twins are ParametrizedAttribute classes
     if isinstance(attr, ArrayAttr):
         return ArrayAttr([map_attr(a, table) for a in attr.data])
     if isinstance(attr, DictionaryAttr):
@@ -303,7 +303,7 @@ class KeywordSyntax(IRDLOperation):
     SAME_TYPE: ClassVar[bool] = False
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operands: list[UnresolvedOperand] = []
         attrs: dict[str, Attribute] = {}
@@ -334,6 +334,8 @@ class KeywordSyntax(IRDLOperation):
                 attrs[name] = _dims(_parse_int_list(parser))
         attrs |= parse_op_attrs(parser)
         parser.parse_punctuation(":")
+        ins: list[Attribute]
+        outs: list[Attribute]
         if cls.RESULT_TYPE_ONLY:
             ins, outs = [], [parser.parse_type()]
         elif cls.SAME_TYPE and parser._current_token.text != "(":  # noqa: SLF001
@@ -374,16 +376,16 @@ class CompareSyntax(IRDLOperation):
     """`stablehlo.compare GE, %a, %b, SIGNED : (..) -> ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser))
+    def parse(cls, parser: Parser) -> Self:
+        return cast(Self, _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser)))  # mhlo's parser builds `cls`
 
     def print(self, printer: Printer) -> None:
         direction = self.attributes["comparison_direction"]
-        printer.print_string(f" {direction.data.value}, ")  # type: ignore[attr-defined]
+        printer.print_string(f" {direction.data.value}, ")  # type: ignore[attr-defined]  # the op's attribute constraint: a comparison direction enum attribute
         printer.print_list(self.operands, printer.print_operand)
         kind = self.attributes.get("compare_type")
         if kind is not None:
-            printer.print_string(f", {kind.data.value}")  # type: ignore[attr-defined]
+            printer.print_string(f", {kind.data.value}")  # type: ignore[attr-defined]  # the op's attribute constraint: a comparison type enum attribute
         print_op_attrs(printer, self, ("comparison_direction", "compare_type"))
         printer.print_string(" : ")
         printer.print_operation_type(self)
@@ -393,7 +395,7 @@ class SliceSyntax(IRDLOperation):
     """`stablehlo.slice %x [0:4, 1:6:2] : (..) -> ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operand = parser.parse_unresolved_operand()
         starts: list[int] = []
@@ -407,7 +409,7 @@ class SliceSyntax(IRDLOperation):
             strides.append(parser.parse_integer() if parser.parse_optional_punctuation(":") else 1)
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
-        attrs = {
+        attrs: dict[str, Attribute] = {
             "start_indices": _dims(starts),
             "limit_indices": _dims(limits),
             "strides": _dims(strides),
@@ -445,7 +447,7 @@ def _precision_list(parser: Parser) -> ArrayAttr:
         pos = parser.pos
         word = parser.parse_identifier()
         try:
-            return PrecisionAttr(ha.Precision(word))  # type: ignore[call-arg]
+            return PrecisionAttr(ha.Precision(word))  # type: ignore[call-arg]  # an EnumAttribute is built from its enum value
         except ValueError:
             parser.raise_error(f"unknown precision '{word}'", pos, parser.pos)
 
@@ -457,7 +459,7 @@ class DotGeneralSyntax(IRDLOperation):
     contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : ..`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
@@ -479,7 +481,7 @@ class DotGeneralSyntax(IRDLOperation):
                 attrs["algorithm"] = parser.parse_attribute()
             else:
                 parser.raise_error(f"unexpected keyword '{key}'", kw_pos, parser.pos)
-        attrs["dot_dimension_numbers"] = DotDimensionNumbersAttr.from_fields(**fields)  # type: ignore[attr-defined]
+        attrs["dot_dimension_numbers"] = DotDimensionNumbersAttr.from_fields(**fields)  # type: ignore[attr-defined]  # a struct attribute class (hlo_attrs._StructAttr)
         attrs |= parse_op_attrs(parser)
         parser.parse_punctuation(":")
         ins, outs = parse_functional_type(parser, 2)
@@ -490,15 +492,15 @@ class DotGeneralSyntax(IRDLOperation):
         dn = self.attributes["dot_dimension_numbers"]
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        lb, rb = dn.field("lhs_batching_dimensions"), dn.field("rhs_batching_dimensions")  # type: ignore[attr-defined]
-        lc = dn.field("lhs_contracting_dimensions")  # type: ignore[attr-defined]
-        rc = dn.field("rhs_contracting_dimensions")  # type: ignore[attr-defined]
+        lb, rb = dn.field("lhs_batching_dimensions"), dn.field("rhs_batching_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
+        lc = dn.field("lhs_contracting_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
+        rc = dn.field("rhs_contracting_dimensions")  # type: ignore[attr-defined]  # the op's constraint: a DotDimensionNumbersAttr
         if lb or rb:
             printer.print_string(f", batching_dims = {_list_text(lb)} x {_list_text(rb)}")
         printer.print_string(f", contracting_dims = {_list_text(lc)} x {_list_text(rc)}")
         precision = self.attributes.get("precision_config")
         if isinstance(precision, ArrayAttr) and precision.data:
-            names = ", ".join(p.data.value for p in precision.data)  # type: ignore[attr-defined]
+            names = ", ".join(p.data.value for p in precision.data)
             printer.print_string(f", precision = [{names}]")
         if "algorithm" in self.attributes:
             printer.print_string(", algorithm = ")
@@ -513,7 +515,7 @@ class ReduceSyntax(IRDLOperation):
     = [1] : ..` or the region form with `reducer(%a: T, %b: T) {..}`."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
+    def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         operands, inits = common.parse_reduce_operands(parser)
         inner_name: str | None = None
@@ -591,8 +593,8 @@ class BorrowedSyntax(IRDLOperation):
     TWIN: ClassVar[type[IRDLOperation]]
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _retag(_MHLO_PARSE[cls.TWIN](cls, parser))
+    def parse(cls, parser: Parser) -> Self:
+        return cast(Self, _retag(_MHLO_PARSE[cls.TWIN](cls, parser)))  # mhlo's parser builds `cls`
 
     def print(self, printer: Printer) -> None:
         _MHLO_PRINT[self.TWIN](self, printer)
@@ -635,7 +637,7 @@ def twin_of(
     `stablehlo.<mnemonic>`; `syntax` gives its parse/print (None: the
     twin's own, when it is StableHLO's too)."""
     mnemonic = cls.name.split(".", 1)[1]
-    _MHLO_PARSE[cls] = cls.parse.__func__  # type: ignore[attr-defined]
+    _MHLO_PARSE[cls] = cls.parse.__func__  # type: ignore[attr-defined]  # parse is a classmethod: bound, it has __func__
     _MHLO_PRINT[cls] = cls.print
     op_def: OpDef = cls.get_irdl_definition()
     name = f"stablehlo.{mnemonic}"
@@ -661,8 +663,8 @@ def twin_of(
     new = type(cls.__name__, bases, ns)
     for key, value in get_accessors_from_op_def(new_def, _custom_verify(cls)).items():
         setattr(new, key, value)
-    new.get_irdl_definition = classmethod(lambda c: new_def)  # type: ignore[method-assign]
-    return new  # type: ignore[return-value]
+    new.get_irdl_definition = classmethod(lambda c: new_def)  # type: ignore[attr-defined]  # `new` is an IRDLOperation subclass made by type()
+    return new
 
 
 def _keywords(
@@ -740,7 +742,7 @@ def _build_twins() -> list[type[IRDLOperation]]:
 
 TWIN_OPS = _build_twins()
 #: stablehlo op name -> the mhlo op class it converts to.
-MHLO_TWIN: dict[str, type[IRDLOperation]] = {c.name: c.TWIN for c in TWIN_OPS}  # type: ignore[attr-defined]
+MHLO_TWIN: dict[str, type[IRDLOperation]] = {c.name: c.TWIN for c in TWIN_OPS}  # type: ignore[attr-defined]  # every twin op class sets TWIN
 _BY_NAME = {c.name: c for c in TWIN_OPS}
 ReturnOp = _BY_NAME["stablehlo.return"]
 for _cls in TWIN_OPS:
@@ -772,7 +774,7 @@ class CompositeOp(IRDLOperation):
         name = parser.parse_str_literal()
         operands = parse_unresolved_list(parser)
         extra = {"name": StringAttr(name)}
-        return common.parse_functional_tail(cls, parser, operands, pos, extra)  # type: ignore[return-value]
+        return common.parse_functional_tail(cls, parser, operands, pos, extra)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -826,7 +828,7 @@ class OptimizationBarrierOp(IRDLOperation):
 
 STABLEHLO_OPS: list[type[IRDLOperation]] = [*TWIN_OPS, CompositeOp, OptimizationBarrierOp]
 
-STABLEHLO = Dialect("stablehlo", STABLEHLO_OPS, STABLEHLO_ATTRIBUTES)
+STABLEHLO = Dialect("stablehlo", [*STABLEHLO_OPS], STABLEHLO_ATTRIBUTES)
 """The stablehlo dialect."""
 
 __all__ = [

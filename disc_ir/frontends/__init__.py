@@ -1,4 +1,9 @@
-"""Frontends: importers that turn other IRs into the mhlo the pipeline compiles.
+"""Frontends: importers that turn other IRs into the mhlo the pipeline compiles,
+and the input rewrites the pipeline's `input` phase runs (static control flow,
+convolution input dilation, run-time shape checks).
+
+A library layer: it imports `ir`, `dialects`, `analysis`, `rewriting` and
+`conversion`; the `input` phase's passes in `disc_ir.transforms` import it.
 
 * :func:`import_stablehlo` -- StableHLO text as JAX prints it (see
   :mod:`disc_ir.frontends.stablehlo`).

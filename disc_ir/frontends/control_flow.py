@@ -1,4 +1,4 @@
-"""Control flow the compile driver removes before the pipeline: static loops and conditionals.
+"""Static loops and conditionals as straight-line code (pass `disc-lower-static-control-flow`).
 
 The pipeline has no lowering for `mhlo.while`, `mhlo.if` or `mhlo.case`.
 `lower_static_control_flow(module)` rewrites the forms whose behaviour is
@@ -180,7 +180,7 @@ def _select_conditional(op: Operation, rewriter: Rewriter) -> bool:
     branches = [region.blocks.first for region in op.regions]
     if any(b is None or b.args or not _pure_branch(b) for b in branches):
         return False
-    values = [_inline_branch(b, op, rewriter) for b in branches]  # type: ignore[arg-type]
+    values = [_inline_branch(b, op, rewriter) for b in branches]  # type: ignore[arg-type]  # no None block: checked above
     builder = MhloBuilder(rewriter, op)
     selector = op.operands[0]
     if op.name == "mhlo.if":

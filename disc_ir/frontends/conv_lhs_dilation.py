@@ -4,7 +4,7 @@ A convolution with `lhs_dilation` (a transposed convolution: `jax.lax.conv_trans
 the gradient of a strided convolution) reads its input with `d - 1` zeros
 between neighbouring elements of each spatial dim. The RAL's `ral_conv` (as
 BladeDISC's) has no such parameter, so `expand_lhs_dilation(module)` makes
-the zeros explicit before the pipeline: the input becomes
+the zeros explicit (pass `disc-expand-conv-lhs-dilation`, input phase): the input becomes
 `mhlo.pad(input, 0, low = high = 0, interior = d - 1 on the spatial dims)` and
 the attribute is dropped. The result is the same convolution, element for
 element (the window, padding, strides and rhs dilation are unchanged).
@@ -44,7 +44,7 @@ def _expand(op: Operation, rewriter: Rewriter) -> bool:
     t = x.type
     if dnums is None or not isinstance(t, TensorType):
         return False
-    spatial = list(dnums.field("input_spatial_dimensions"))  # type: ignore[union-attr]
+    spatial = list(dnums.field("input_spatial_dimensions"))
     rank = len(t.get_shape())
     interior = [0] * rank
     for dim, d in zip(spatial, dilation, strict=True):

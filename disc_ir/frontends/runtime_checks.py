@@ -1,4 +1,4 @@
-"""Run-time checks the compile driver adds where an input could make the code read out of bounds.
+"""Run-time checks where an input could make the code read out of bounds (input-phase passes).
 
 `mhlo.real_dynamic_slice(%x, %start, %limit, %strides)` takes its bounds as
 tensors: MHLO leaves an out-of-range slice undefined, and the generated code
@@ -98,7 +98,7 @@ def _constant_ints(value: SSAValue) -> list[int] | None:
     for d in shape:
         count *= d
     if len(values) == 1 and count > 1:
-        values = list(values) * count  # a splat
+        values = list(values) * count  # type: ignore[assignment]  # a splat, expanded to a list
     return [int(v) for v in values]
 
 
@@ -182,7 +182,7 @@ def _check_slice(op: Operation, rewriter: Rewriter) -> None:
         return  # index-typed bounds: the compiler's own shape arithmetic
     constant = [_constant_ints(v) for v in (start, limit, strides)]
     if DYNAMIC_INDEX not in shape and all(c is not None and len(c) == rank for c in constant):
-        why = _static_check(shape, *constant)  # type: ignore[arg-type]
+        why = _static_check(shape, *constant)  # type: ignore[arg-type]  # all three constant: checked above
         if why is not None:
             raise RuntimeCheckError(f"mhlo.real_dynamic_slice out of range: {why}")
         return
@@ -278,7 +278,7 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
     if not unproven:
         return False
     operand, shape = op.operands[0], op.operands[1]
-    out_rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]
+    out_rank = len(op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the op's type constraints make it a ranked tensor
     shape_type = shape.type
     if not isinstance(shape_type, TensorType):
         return False
@@ -295,7 +295,7 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
         out_dims = b.dims_i64(measured)
     else:
         out_dims = _index_shape_as_i64(rewriter, op, shape, out_rank)
-    in_rank = len(operand.type.get_shape())  # type: ignore[attr-defined]
+    in_rank = len(operand.type.get_shape())  # type: ignore[attr-defined]  # the op's type constraints make it a ranked tensor
     pairs = ", ".join(f"{i} -> {rd}" for i, rd in unproven)
     message = (
         f"an operand of shape ({_fields(0, in_rank)}) broadcast to shape "
@@ -310,7 +310,7 @@ def _check_broadcast(op: Operation, analysis: ShapeAnalysis, rewriter: Rewriter)
 def _aligned_dims(op: Operation, lhs: SSAValue, rhs: SSAValue) -> list[tuple[int, int]]:
     """(lhs dim, rhs dim) pairs a chlo broadcasting op aligns: numpy's trailing
     alignment, or `broadcast_dimensions` (the lower-rank operand's dims)."""
-    a, b = lhs.type.get_shape(), rhs.type.get_shape()  # type: ignore[attr-defined]
+    a, b = lhs.type.get_shape(), rhs.type.get_shape()  # type: ignore[attr-defined]  # the op's type constraints make them ranked tensors
     explicit = op.attributes.get("broadcast_dimensions")
     if explicit is not None and len(a) != len(b):
         mapped = ints(explicit)
@@ -355,8 +355,8 @@ def _assert_compatible(
     `op` hold 1 or equal sizes in each of the aligned dim `pairs`."""
     (x, lhs), (y, rhs) = first, second
     b = MhloBuilder(rewriter, op, {"disc.device": _HOST, SHAPE_OP_ATTR: true_attr()})
-    lhs_rank = len(lhs.type.get_shape())  # type: ignore[attr-defined]
-    rhs_rank = len(rhs.type.get_shape())  # type: ignore[attr-defined]
+    lhs_rank = len(lhs.type.get_shape())  # type: ignore[attr-defined]  # the op's type constraints make it a ranked tensor
+    rhs_rank = len(rhs.type.get_shape())  # type: ignore[attr-defined]  # the op's type constraints make it a ranked tensor
     aligned = ", ".join(f"{i} with {j}" for i, j in pairs)
     message = (
         f"operands {x} and {y} of {op.name}, of shapes ({_fields(0, lhs_rank)}) and "
@@ -412,10 +412,10 @@ def _at_least(b: MhloBuilder, xs: SSAValue, ys: SSAValue) -> SSAValue:
 
 
 def _length(vector: SSAValue) -> int:
-    return vector.type.get_shape()[0]  # type: ignore[attr-defined]
+    return vector.type.get_shape()[0]  # type: ignore[attr-defined]  # a shape vector: a ranked tensor
 
 
-def _static_extents(op: Operation) -> tuple[SSAValue, list[int], str] | None:
+def _static_extents(op: Operation) -> tuple[SSAValue, Sequence[int], str] | None:
     """For an op reading or writing a statically sized window of its first
     operand: (that operand, the window's extent per dim, what the extents
     are called); None for other ops."""
@@ -577,7 +577,7 @@ def insert_extent_checks(module: ModuleOp) -> int:
 
 def insert_shape_checks(module: ModuleOp) -> int:
     """`insert_broadcast_checks` and `insert_extent_checks` in one walk, with
-    one shape analysis and one liveness per function (the compile driver's)."""
+    one shape analysis and one liveness per function (`disc-insert-runtime-shape-checks`)."""
     return _insert_checks(module, (_broadcast_checker, _extent_checker))
 
 

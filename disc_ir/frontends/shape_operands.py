@@ -86,7 +86,7 @@ def _extents(piece: SSAValue, element: Attribute) -> tuple[list[Operation], list
     if isinstance(owner, Operation) and owner.name == "mhlo.constant":
         value = owner.attributes.get("value")
         if isinstance(value, DenseIntOrFPElementsAttr):
-            consts = [arith.ConstantOp(IntegerAttr(v, element)) for v in ints(value)]
+            consts = [arith.ConstantOp(IntegerAttr(v, element)) for v in ints(value)]  # type: ignore[call-overload]  # an integer shape vector's element type
             return list(consts), [c.result for c in consts]
     if isinstance(owner, Operation) and owner.name == "mhlo.reshape":
         source = owner.operands[0]

@@ -13,8 +13,10 @@ shape operands of step 4), ready for `disc_ir.compile`:
    `stablehlo.composite` becomes a call of its decomposition;
 2. inlining: every `func.call` is replaced by the callee's body (JAX's
    private helpers, `_wrapped_jax_export_main`, composite decompositions),
-   recursively; functions left without callers, other than the entry, are
-   removed;
+   recursively; then a cumulative `@stablehlo.dynamic_reduce_window` (jax's
+   `cumsum` / `cumprod` / `cummax` ... along a dynamic axis) becomes a masked
+   `mhlo.reduce` (`disc_ir.frontends.cumulative_reduce_window`); functions
+   left without callers, other than the entry, are removed;
 3. `shape_assertion` custom calls (jax.export's checks of the symbolic
    dimensions) become runtime checks: `mhlo_disc.custom_call_v2` of
    `ral_shape_assertion` on the host, operands the predicate and the
@@ -93,12 +95,14 @@ def import_stablehlo(
 def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleOp:
     """Convert a parsed StableHLO `module` in place and return it."""
     from disc_ir.conversion.stablehlo_to_mhlo import legalize_module
+    from disc_ir.frontends.cumulative_reduce_window import expand_cumulative_reduce_windows
 
     try:
         legalize_module(module)
     except DiagnosticException as exc:
         raise StableHloImportError(str(exc)) from None
     inline_calls(module)
+    expand_cumulative_reduce_windows(module)
     remove_unused_private_functions(module, keep=entry)
     concatenated_shapes_to_from_elements(module)
     lower_shape_assertions(module)
@@ -220,7 +224,7 @@ def _as_i64_vector(value: SSAValue, anchor: Operation, rewriter: Rewriter) -> SS
         )
     ops: list[Operation] = []
     if t.get_element_type() != i64:
-        conv = mhlo.ConvertOp.create(operands=[value], result_types=[TensorType(i64, [])])
+        conv = mhlo.ConvertOp.create(operands=[value], result_types=[TensorType(i64, [])])  # type: ignore[attr-defined]  # mhlo builds its elementwise op classes from a table at import
         ops.append(conv)
         value = conv.results[0]
     reshape = mhlo.ReshapeOp.create(operands=[value], result_types=[TensorType(i64, [1])])
@@ -253,7 +257,7 @@ def lower_shape_assertion(op: Operation, rewriter: Rewriter) -> None:
         attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
         const = mhlo.ConstantOp(attr)
         rewriter.insert_op(const, InsertPoint.before(op))
-        values = const.results[0]
+        values: SSAValue = const.results[0]
     elif n == 1:
         values = parts[0]
     else:
@@ -293,10 +297,11 @@ def shape_assertion_call(pred: SSAValue, values: SSAValue, message: StringAttr) 
 
 def reject_dynamic_custom_calls(module: ModuleOp) -> None:
     """StableHLO's dynamic ops that exist only as custom calls
-    (`@stablehlo.dynamic_reduce_window`: jax's `cumsum` / `reduce_window`
-    along a shape-polymorphic axis, `@stablehlo.dynamic_rng_bit_generator`,
-    ...) have no lowering here: a `StableHloImportError` naming the op and
-    its source line, instead of a failure deep in the pipeline."""
+    (`@stablehlo.dynamic_reduce_window` of a sliding window along a
+    shape-polymorphic axis -- the cumulative ones are expanded before --,
+    `@stablehlo.dynamic_rng_bit_generator`, ...) have no lowering here: a
+    `StableHloImportError` naming the op and its source line, instead of a
+    failure deep in the pipeline."""
     from disc_ir.ir.parser import source_location
 
     for op in module.walk():

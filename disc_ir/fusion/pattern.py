@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -36,6 +37,9 @@ from xdsl.ir import Operation, SSAValue
 from disc_ir.analysis.buffer_alias import is_lmhlo_op, lmhlo_num_outputs
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.attrs import inherent_attr
+
+if TYPE_CHECKING:
+    from disc_ir.analysis.shape_analysis import ShapeAnalysis
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
 FUSION_NAME_ATTR = "disc.fusion.name"
@@ -462,7 +466,7 @@ class FusionPattern:
         self._calculate_operands_and_results()
 
     @classmethod
-    def from_fusion_op(cls, fusion: Operation, shape_analysis: object) -> FusionPattern:
+    def from_fusion_op(cls, fusion: Operation, shape_analysis: ShapeAnalysis | None) -> FusionPattern:
         """The pattern of an existing `lmhlo.fusion`, re-initialised by the
         strategy its `disc.fusion_type` / `disc.device` name (kNone without them)."""
         from disc_ir.fusion.strategies import get_fusion_strategy
@@ -480,7 +484,7 @@ class FusionPattern:
             FusionType.SPARSE_REDUCTION: "sparse_base",
         }.get(ftype, "base")
         strategy = get_fusion_strategy(device.data, strategy_name)
-        if strategy is None or not strategy.init_fusion_pattern(shape_analysis, pattern):
+        if strategy is None or not strategy.init_fusion_pattern(shape_analysis, pattern):  # type: ignore[arg-type]  # the loop lowering builds the analysis before any fusion
             # Keep what the attribute says even if this strategy is not
             # implemented here (kDot, kTransform, the sparse ones), or refuses
             # a pattern another planning formed.
@@ -553,7 +557,7 @@ class FusionPattern:
             found = self.checks[_OPERAND_VALUES_KEY] = {
                 v for op in self.op_list for v in op.operands
             }
-        return found  # type: ignore[return-value]
+        return found  # type: ignore[return-value]  # not the sentinel: the cached value
 
     def result_readers(self) -> list[tuple[SSAValue, list[Operation]]]:
         """(result, its data readers outside the pattern and its fusion family)
@@ -565,7 +569,7 @@ class FusionPattern:
         for each entry of `results` (memoised)."""
         found = self.checks.get(_RESULT_READERS_KEY)
         if found is not None:
-            return found  # type: ignore[return-value]
+            return found  # type: ignore[return-value]  # not the sentinel: the cached value
         get = (self.facts or OpFacts()).get
         out: list[tuple[SSAValue, list[Operation]]] = []
         op_set = self._op_set

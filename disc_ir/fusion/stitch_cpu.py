@@ -459,7 +459,7 @@ class StitchCpuAnalysis:
         # Keep only the infos some root depends on.
         dependent: set[int] = set()
         for v in results:
-            plan = self.parallel_plan.get(v)
+            plan = self.parallel_plan.get(v, set())
             if not plan:
                 return False  # a root the dominant value does not reach
             cur = next(iter(plan))
@@ -564,6 +564,7 @@ class StitchCpuAnalysis:
             assert writer is not None
             work.append((writer, next(iter(plan))))
         processed: dict[Operation, set[int]] = {}
+        src_id: int | None
         while work:
             op, info_id = work.pop()
             seen = processed.setdefault(op, set())
@@ -748,7 +749,7 @@ class StitchCpuFusionStrategy(FusionStrategy):
         key = (self, shape_analysis)
         found = pattern.checks.get(key)
         if isinstance(found, tuple):
-            return found  # type: ignore[return-value]
+            return found
         analysis = StitchCpuAnalysis(pattern, shape_analysis)
         result = (analysis, analysis.fusibility_analysis())
         pattern.checks[key] = result

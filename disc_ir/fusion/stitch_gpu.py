@@ -184,7 +184,7 @@ class StitchGpuFusionStrategy(FusionStrategy):
         """Every result has the dominant's shape (reductions of its kind) or
         element count (others)."""
         same_kind = is_rank2_row_reduction if row else is_rank2_col_reduction
-        ref = self._effective_shape(pattern, result_buffer(dominant))  # type: ignore[arg-type]
+        ref = self._effective_shape(pattern, result_buffer(dominant))  # type: ignore[arg-type]  # the dominant op writes a buffer
         for result in pattern.results:
             writer = pattern.find_last_writer(result)
             if writer is dominant:
@@ -289,8 +289,8 @@ class StitchGpuFusionStrategy(FusionStrategy):
         irregular: set[Operation] = set()
         sub_root_set = set(sub_roots)
         for res in pattern.results:
-            op = pattern.find_last_writer(res)
-            if op is None or op in sub_root_set:
+            writer = pattern.find_last_writer(res)
+            if writer is None or writer in sub_root_set:
                 continue
             rank = _rank(res)
             lead = next(
@@ -302,7 +302,7 @@ class StitchGpuFusionStrategy(FusionStrategy):
                 None,
             )
             if lead is None:
-                irregular.add(op)
+                irregular.add(writer)
                 continue
             plan[res] = frozenset(range(lead, rank))
         for v in pattern.external_only_results:
@@ -427,8 +427,8 @@ class StitchGpuFusionStrategy(FusionStrategy):
         dnums = inherent_attr(op, "dimension_numbers")
         if dnums is None or not hasattr(dnums, "field"):
             return None
-        offset_dims = tuple(dnums.field("offset_dims"))  # type: ignore[union-attr]
-        collapsed = tuple(dnums.field("collapsed_slice_dims"))  # type: ignore[union-attr]
+        offset_dims = tuple(dnums.field("offset_dims"))
+        collapsed = tuple(dnums.field("collapsed_slice_dims"))
         out_rank = _rank(out)
         dim_eq: list[tuple[Sequence[int], Sequence[int]]] = [
             ((i,), (d,)) for i, d in enumerate(offset_dims)

@@ -165,21 +165,21 @@ def install() -> None:
     """Extend xDSL's AffineExpr with semi-affine ops and MLIR printing (idempotent)."""
     if getattr(AffineExpr, "_disc_semi_affine", False):
         return
-    AffineExpr.__mul__ = _mul  # type: ignore[method-assign]
-    AffineExpr.__rmul__ = _mul  # type: ignore[method-assign]
-    AffineExpr.__floordiv__ = _semi_affine_binop(  # type: ignore[method-assign]
+    AffineExpr.__mul__ = _mul  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
+    AffineExpr.__rmul__ = _mul  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
+    AffineExpr.__floordiv__ = _semi_affine_binop(  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
         AffineBinaryOpKind.FloorDiv, _pure_floordiv, "floordiv"
     )
-    AffineExpr.ceil_div = _semi_affine_binop(  # type: ignore[method-assign]
+    AffineExpr.ceil_div = _semi_affine_binop(  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
         AffineBinaryOpKind.CeilDiv, _pure_ceil_div, "ceildiv"
     )
-    AffineExpr.__mod__ = _semi_affine_binop(  # type: ignore[method-assign]
+    AffineExpr.__mod__ = _semi_affine_binop(  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
         AffineBinaryOpKind.Mod, _pure_mod, "mod"
     )
-    AffineExpr.simplify = _simplify  # type: ignore[method-assign]
-    AffineBinaryOpExpr.__str__ = format_affine_expr  # type: ignore[method-assign]
-    AffineParser._create_binop_expr = _create_binop_expr  # type: ignore[method-assign]
-    AffineExpr._disc_semi_affine = True  # type: ignore[attr-defined]
+    AffineExpr.simplify = _simplify  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
+    AffineBinaryOpExpr.__str__ = format_affine_expr  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
+    AffineParser._create_binop_expr = _create_binop_expr  # type: ignore[method-assign]  # extends xDSL's AffineExpr with MLIR's semi-affine ops
+    AffineExpr._disc_semi_affine = True  # type: ignore[attr-defined]  # marks the extension as installed
 
 
 install()

@@ -176,7 +176,7 @@ class Templates:
             self._known[key] = (type(op), dict(op.properties), dict(op.attributes))
             return op
         cls, properties, attributes = known
-        return cls.create(  # type: ignore[return-value]
+        return cls.create(  # type: ignore[return-value]  # the class recorded for this key is the op's own
             operands=operands,
             result_types=result_types,
             properties=properties,

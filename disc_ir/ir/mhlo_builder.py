@@ -7,7 +7,7 @@ dynamic)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -50,7 +50,7 @@ class MhloBuilder:
         name: str,
         operands: Sequence[SSAValue],
         result_type: Attribute | None = None,
-        attributes: dict[str, Attribute] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
     ) -> SSAValue:
         ctx_op = _OPS_BY_NAME[name]
         new = ctx_op.create(

@@ -9,19 +9,23 @@ where the op definition declares them.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import struct
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ArrayAttr,
     BFloat16Type,
     CallSiteLoc,
     ComplexType,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     Float16Type,
     Float32Type,
@@ -41,9 +45,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrConstraint, IRDLOperation, base
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
     weakref.WeakKeyDictionary()
@@ -63,11 +68,11 @@ class _HexLiteralElement(Parser._TensorLiteralElement):
     bit pattern (MLIR's `dense<0xFF800000> : tensor<f32>` is -inf)."""
 
     def to_float(self, parser, type=None):  # noqa: ANN001
-        return float(self.value)  # type: ignore[arg-type]
+        return float(self.value)
 
     def to_type(self, parser, type):  # noqa: ANN001
         if isinstance(type, AnyFloat):
-            bits = int(self.value)  # type: ignore[arg-type]
+            bits = int(self.value)
             if isinstance(type, BFloat16Type):
                 return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
             fmt = _FLOAT_BITS.get(builtin_type := type.__class__)
@@ -102,11 +107,11 @@ _FAST_LOCATION = re.compile(
 #: A ranked tensor / memref / vector type with static or dynamic sizes, a
 #: plain element type and nothing else (no encoding, layout or memory space):
 #: the text alone decides the type, so its parse is memoised by text.
-_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>")
+_PLAIN_SHAPED_TYPE = re.compile(r"(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>")
 #: A function type over such types and scalars (`(tensor<?x768xf32>, f32) ->
 #: tensor<?x768xf32>`, the tail of most StableHLO / MHLO ops), as printed
 #: (", " between types): memoised by text likewise.
-_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<[0-9?x]*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
+_PLAIN_TYPE_TEXT = r"(?:(?:tensor|memref|vector)<(?:(?:[0-9]+|\?)x)*[a-z]+[0-9]*>|[a-z]+[0-9]*)"
 _PLAIN_TYPE_LIST = rf"\((?:{_PLAIN_TYPE_TEXT}(?:, {_PLAIN_TYPE_TEXT})*)?\)"
 _PLAIN_FUNCTION_TYPE = re.compile(
     rf"{_PLAIN_TYPE_LIST} -> (?:{_PLAIN_TYPE_TEXT}|{_PLAIN_TYPE_LIST})(?![\w<.$-])"
@@ -115,15 +120,39 @@ _TYPE_MEMO: dict[str, Attribute] = {}
 _TYPE_MEMO_LIMIT = 1 << 14
 
 
+#: the most elements a dense literal may have: xDSL materialises a splat as a
+#: Python list of that many values
+_DENSE_ELEMENT_LIMIT = 1 << 26
+
+
+class _DiscLexer(MLIRLexer):
+    """xDSL's MLIR lexer, with a string-literal pattern that fails in linear
+    time: xDSL's (`(?:[^"...]+|escape)*`, nested repetition) backtracks
+    exponentially over an unterminated string. Here runs of plain characters
+    are separated by escapes, which start with the only character a run
+    excludes besides the quote: one way to match, so linear."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
+    )
+
+
 @functools.cache
 def _dense_literal_type_constraint() -> AttrConstraint:
     """What xDSL's parser requires of a dense literal's type (built once)."""
-    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+    return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])  # type: ignore[misc]  # xDSL's own constraint; mypy cannot apply a generic type alias at run time
 
 
 class DiscParser(Parser):
     """xDSL's parser, accepting inherent attributes as properties or attributes,
     and remembering where each op came from (for located verifier errors)."""
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:  # noqa: A002 - xDSL's signature
+        # xDSL's constructor lexes the first token with its own lexer: give it
+        # nothing to lex, then start over on `input` with `_DiscLexer`
+        super().__init__(ctx, "", name)
+        text = input.decode("utf-8") if isinstance(input, bytes) else input
+        self._parser_state = ParserState(_DiscLexer(Input(text, name)))
 
     def _parse_location(self):  # noqa: ANN202 - xDSL's LocationAttr
         token = self._current_token
@@ -291,16 +320,16 @@ class DiscParser(Parser):
             elif isinstance(loc, CallSiteLoc):
                 out = CallSiteLoc(resolve(loc.callee, depth + 1), resolve(loc.caller, depth + 1))
             elif isinstance(loc, FusedLoc):
-                out = FusedLoc([resolve(x, depth + 1) for x in loc.locations.data], loc.metadata)
+                out = FusedLoc([resolve(x, depth + 1) for x in cast(ArrayAttr, loc.locations).data], loc.metadata)  # type: ignore[arg-type]  # FusedLoc's converter takes the list
             cache[loc] = out
             return out
 
         for op in module.walk():
-            op.location = resolve(op.location)  # type: ignore[assignment]
+            op.location = resolve(op.location)  # type: ignore[assignment]  # resolve() maps a location to a location
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.args:
-                        arg.location = resolve(arg.location)  # type: ignore[assignment]
+                        arg.location = resolve(arg.location)
 
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
         text = self._current_token.text
@@ -342,9 +371,28 @@ class DiscParser(Parser):
             self.raise_error(
                 "Expected memref, vector or tensor type of integer, index, float, or complex type"
             )
-        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):
+        shape = list(type.get_shape())  # type: ignore[attr-defined]  # the constraint check above makes `type` shaped
+        if any(dim == DYNAMIC_INDEX for dim in shape):
             self.raise_error("Dense literal attribute should have a static shape.")
-        return type
+        if math.prod(shape) > _DENSE_ELEMENT_LIMIT:
+            self.raise_error(
+                f"dense literal of {math.prod(shape)} elements is too large"
+                f" (at most {_DENSE_ELEMENT_LIMIT})"
+            )
+        return type  # type: ignore[return-value]  # the constraint check above makes `type` a ranked structure
+
+    def parse_dense_int_or_fp_elements_attr(
+        self,
+        type: RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType] | None,  # noqa: A002 - xDSL's signature
+    ) -> DenseIntOrFPElementsAttr:
+        """xDSL's, with a value that does not fit the element type (which xDSL
+        raises as ValueError) reported as a parse error at the literal."""
+        start = self._current_token.span.start
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        except (ValueError, OverflowError, NotImplementedError, DiagnosticException) as exc:
+            end = max(start + 1, self._current_token.span.start)
+            raise ParseError(Span(start, end, self.lexer.input), str(exc)) from None
 
     def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
         op = super()._parse_generic_operation(op_type)
@@ -402,7 +450,36 @@ def parse_module(
     Raises `Diagnostic` with the file, line and column of the first error.
     """
     padded = "\n" * line_offset + text
+    parser: DiscParser | None = None
     try:
-        return DiscParser(ctx, padded, filename).parse_module()
+        parser = DiscParser(ctx, padded, filename)
+        return parser.parse_module()
     except ParseError as err:
         raise diagnostic_from_parse_error(err) from None
+    except (
+        RecursionError,
+        MemoryError,
+        ValueError,
+        OverflowError,
+        NotImplementedError,
+        DiagnosticException,
+        KeyError,
+        IndexError,
+        struct.error,
+    ) as exc:
+        # Python's stack (or memory) ran out in the recursive-descent parser,
+        # or an xDSL constructor or constraint rejected a value the parser let
+        # through: reported at the token reached, like any parse error
+        if parser is None:
+            raise
+        if isinstance(exc, RecursionError):
+            problem = "nesting too deep to parse (Python's recursion limit)"
+        elif isinstance(exc, MemoryError):
+            problem = "out of memory while parsing"
+        elif isinstance(exc, LookupError):  # xDSL's parser met a state it does not expect
+            problem = f"malformed input ({type(exc).__name__}: {exc})"
+        elif isinstance(exc, struct.error):  # a value packed into too narrow a type
+            problem = f"value does not fit its type ({exc})"
+        else:
+            problem = str(exc).strip() or type(exc).__name__
+        raise diagnostic_from_parse_error(ParseError(parser._current_token.span, problem)) from None

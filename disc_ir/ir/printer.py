@@ -134,7 +134,7 @@ class MlirPrinter(Printer):
         if self.mlir_names and self._names is None:
             root = op
             while root.parent_op() is not None:
-                root = root.parent_op()  # type: ignore[assignment]
+                root = root.parent_op()  # type: ignore[assignment]  # loop condition: parent_op() is not None
             self._names = compute_mlir_names(root)
 
     def print_ssa_value(self, value: SSAValue) -> str:
@@ -225,6 +225,14 @@ def print_module(op: Operation, stream, *, generic: bool = False) -> None:
     printer = MlirPrinter(stream=stream, print_generic_format=generic)
     printer.print_op(op)
     stream.write("\n")
+
+
+def module_text(op: Operation, *, generic: bool = False) -> str:
+    """`op` (usually a module) as MLIR text, with a newline: what disc-opt prints
+    and `disc_ir.api.print_module` / `Executable.mlir_after` return."""
+    buf = io.StringIO()
+    print_module(op, buf, generic=generic)
+    return buf.getvalue()
 
 
 def _is_empty_parallel_terminator(op: Operation) -> bool:

@@ -89,7 +89,7 @@ def append_structure(
 
 
 def _name(op: Operation) -> str:
-    return op.properties["sym_name"].data  # type: ignore[attr-defined]
+    return op.properties["sym_name"].data  # type: ignore[attr-defined]  # sym_name is a StringAttr
 
 
 def identical_symbols(

@@ -49,7 +49,7 @@ def get_trait(op: Operation, trait: type[T]) -> T | None:
     """`op.get_trait(trait)` for a trait class, cached per op class."""
     key = (type(op), trait)
     try:
-        return _GET[key]  # type: ignore[return-value]
+        return _GET[key]  # type: ignore[return-value]  # the cache maps (op class, T) to a T
     except KeyError:
         found = op.get_trait(trait)
         _GET[key] = found
@@ -81,7 +81,7 @@ def is_pure_class(op: Operation) -> bool:
         if isinstance(op, UnregisteredOp):
             pure = False
         else:
-            effects = op.get_traits_of_type(MemoryEffect)
+            effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
             pure = bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
         _PURE[cls] = pure
     return pure
@@ -91,7 +91,7 @@ Effects = AbstractSet[EffectInstance]
 
 #: memory-effect traits whose `get_effects` is a constant of the class
 _CONSTANT_EFFECTS = frozenset(
-    t.get_effects.__func__  # type: ignore[attr-defined]
+    t.get_effects.__func__  # type: ignore[attr-defined]  # get_effects is a classmethod: bound, it has __func__
     for t in (
         NoMemoryEffect,
         MemoryReadEffect,
@@ -100,7 +100,7 @@ _CONSTANT_EFFECTS = frozenset(
         MemoryFreeEffect,
     )
 )
-_RECURSIVE_EFFECTS = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+_RECURSIVE_EFFECTS = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]  # get_effects is a classmethod: bound, it has __func__
 
 #: per op class: None (no memory-effect trait: unknown effects), the constant
 #: effect set, or the traits to ask (`True` marks RecursiveMemoryEffect's own hook)
@@ -112,19 +112,19 @@ def _class_effects(op: Operation) -> Effects | tuple[tuple[MemoryEffect, bool], 
     cls = type(op)
     found = _CLASS_EFFECTS.get(cls, _UNSET)
     if found is not _UNSET:
-        return found  # type: ignore[return-value]
-    traits = op.get_traits_of_type(MemoryEffect)
+        return found  # type: ignore[return-value]  # not the _UNSET sentinel: a cached value
+    traits = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
     result: Effects | tuple[tuple[MemoryEffect, bool], ...] | None
     if not traits:
         result = None
-    elif all(type(t).get_effects.__func__ in _CONSTANT_EFFECTS for t in traits):  # type: ignore[attr-defined]
+    elif all(type(t).get_effects.__func__ in _CONSTANT_EFFECTS for t in traits):  # type: ignore[attr-defined]  # get_effects is a classmethod: bound, it has __func__
         constant: set[EffectInstance] = set()
         for t in traits:
-            constant.update(t.get_effects(op))  # type: ignore[arg-type]
+            constant.update(t.get_effects(op))  # type: ignore[arg-type]  # constant-effect traits return a set
         result = frozenset(constant)
     else:
         result = tuple(
-            (t, type(t).get_effects.__func__ is _RECURSIVE_EFFECTS)  # type: ignore[attr-defined]
+            (t, type(t).get_effects.__func__ is _RECURSIVE_EFFECTS)  # type: ignore[attr-defined]  # get_effects is a classmethod: bound, it has __func__
             for t in traits
         )
     _CLASS_EFFECTS[cls] = result

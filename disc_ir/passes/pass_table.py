@@ -164,11 +164,25 @@ PASS_TABLE: dict[str, PassInfo] = {
         'assign a parallel schedule for each parallel op on cpu.',
         (),
     ),
+    'disc-default-entry-function-attrs': PassInfo(
+        'disc-default-entry-function-attrs',
+        'disc_ir.transforms.disc_default_entry_function_attrs',
+        'DiscDefaultEntryFunctionAttrsPass',
+        'Give @main a default tf.entry_function (input/output names, cpu placements) if it has none.',
+        (),
+    ),
     'disc-dot-rewriter': PassInfo(
         'disc-dot-rewriter',
         'disc_ir.transforms.disc_dot_rewriter',
         'DiscDotRewriterPass',
         'Rewrite dot to fold transpose.',
+        (),
+    ),
+    'disc-expand-conv-lhs-dilation': PassInfo(
+        'disc-expand-conv-lhs-dilation',
+        'disc_ir.transforms.disc_expand_conv_lhs_dilation',
+        'DiscExpandConvLhsDilationPass',
+        'Rewrite convolutions with an input dilation as an interior mhlo.pad and a plain convolution.',
         (),
     ),
     'disc-flatten-memref-access': PassInfo(
@@ -217,11 +231,39 @@ PASS_TABLE: dict[str, PassInfo] = {
         'convert mhlo_disc ops to lmhlo_disc ops.',
         (),
     ),
+    'disc-import-stablehlo': PassInfo(
+        'disc-import-stablehlo',
+        'disc_ir.transforms.disc_import_stablehlo',
+        'DiscImportStablehloPass',
+        "Import a StableHLO module (JAX's export) to mhlo; mhlo input is left unchanged.",
+        (),
+    ),
     'disc-input-inline-fusion': PassInfo(
         'disc-input-inline-fusion',
         'disc_ir.transforms.disc_input_inline_fusion',
         'InputInlineFusionPass',
         'Fuse the rest of the lmhlo nodes into the parallel loops after the roots has been expanded into loops in LhloLegalizeRootsToParallelLoops',
+        (),
+    ),
+    'disc-insert-runtime-shape-checks': PassInfo(
+        'disc-insert-runtime-shape-checks',
+        'disc_ir.transforms.disc_insert_runtime_shape_checks',
+        'DiscInsertRuntimeShapeChecksPass',
+        'Add run-time checks of unproven broadcast dims and of windows on dynamic operands.',
+        (),
+    ),
+    'disc-insert-slice-bounds-checks': PassInfo(
+        'disc-insert-slice-bounds-checks',
+        'disc_ir.transforms.disc_insert_slice_bounds_checks',
+        'DiscInsertSliceBoundsChecksPass',
+        'Check the bounds of every mhlo.real_dynamic_slice at run time (constant ones now).',
+        (),
+    ),
+    'disc-instantiate-shared-fusion-lowering': PassInfo(
+        'disc-instantiate-shared-fusion-lowering',
+        'disc_ir.transforms.disc_instantiate_shared_fusion_lowering',
+        'DiscInstantiateSharedFusionLoweringPass',
+        "Copy each representative's lowered body into the duplicate fusions marked for it.",
         (),
     ),
     'disc-lhlo-legalize-roots-to-parallel-loops': PassInfo(
@@ -236,6 +278,13 @@ PASS_TABLE: dict[str, PassInfo] = {
             O('cpu-only', 'cpu_only', 'bool', False, "BladeDISC's CPU-only build (TAO_CPU_ONLY): CPU ops outside fusions get multi-dimensional parallel loops (else 1-D scf.for, as host shape code)."),
         ),
     ),
+    'disc-lower-static-control-flow': PassInfo(
+        'disc-lower-static-control-flow',
+        'disc_ir.transforms.disc_lower_static_control_flow',
+        'DiscLowerStaticControlFlowPass',
+        'Unroll constant-trip-count mhlo.while loops, turn pure mhlo.if / mhlo.case into selects.',
+        (),
+    ),
     'disc-lower-to-library-call': PassInfo(
         'disc-lower-to-library-call',
         'disc_ir.transforms.disc_lower_to_library_call',
@@ -244,6 +293,13 @@ PASS_TABLE: dict[str, PassInfo] = {
         (
             O('gpu-enabled', 'gpu_enabled', 'bool', True, 'whether gpu is available.'),
         ),
+    ),
+    'disc-mark-shared-fusion-lowering': PassInfo(
+        'disc-mark-shared-fusion-lowering',
+        'disc_ir.transforms.disc_mark_shared_fusion_lowering',
+        'DiscMarkSharedFusionLoweringPass',
+        'Mark duplicate CPU fusions (disc.fusion.lowered_as): each set lowers one of them.',
+        (),
     ),
     'disc-math-approximation': PassInfo(
         'disc-math-approximation',
@@ -318,7 +374,7 @@ PASS_TABLE: dict[str, PassInfo] = {
         "Run BladeDISC's documented pass pipeline (see disc_ir/pipeline.py).",
         (
             O('target', 'target', 'str', 'cpu', 'code generation target: cpu or cuda'),
-            O('until', 'until', 'str', '', 'stop after this phase (tensor, placement, bufferize, lhlo, ral, codegen, [device,] llvm); empty: all'),
+            O('until', 'until', 'str', '', 'stop after this phase (input, tensor, placement, bufferize, lhlo, ral, codegen, [device,] llvm); empty: all'),
             O('metadata-file-name', 'metadata_file_name', 'str', '', 'where disc-const-to-ral writes constants; empty: no file'),
         ),
     ),
@@ -338,6 +394,24 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Inject DISC RAL execution context.',
         (
             O('entry-func-name', 'entry_func_name', 'str', 'main', 'Name of the entry function.'),
+        ),
+    ),
+    'disc-reject-unlowered-tensor-ops': PassInfo(
+        'disc-reject-unlowered-tensor-ops',
+        'disc_ir.transforms.disc_reject_unlowered_tensor_ops',
+        'DiscRejectUnloweredTensorOpsPass',
+        'Name the first mhlo / chlo op left after bufferization (it has no lmhlo lowering).',
+        (
+            O('target', 'target', 'str', 'cpu', 'the target named in the diagnostic: cpu or cuda'),
+        ),
+    ),
+    'disc-reject-unsupported-element-types': PassInfo(
+        'disc-reject-unsupported-element-types',
+        'disc_ir.transforms.disc_reject_unsupported_element_types',
+        'DiscRejectUnsupportedElementTypesPass',
+        'Reject bf16 values on targets other than the CPU, naming the first op using one.',
+        (
+            O('target', 'target', 'str', 'cpu', 'code generation target: cpu or cuda'),
         ),
     ),
     'disc-remove-dead-buffer': PassInfo(

@@ -174,8 +174,8 @@ def pass_options(cls: PassClass) -> list[PassOption]:
         if not f.init or f.name == "name":
             continue
         default = f.default if f.default is not dataclasses.MISSING else None
-        if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            default = f.default_factory()  # type: ignore[misc]
+        if f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
         cli = f.name.replace("_", "-")
         out.append(
             PassOption(cli, f.name, _type_text(hints.get(f.name)), default, helps.get(cli, ""))

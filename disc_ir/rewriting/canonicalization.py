@@ -46,7 +46,7 @@ def own_and_trait_patterns(
             return found
         patterns = list(canonicalization_patterns(op.name, ctx))
         if op.dialect_name() not in OWN_DIALECTS:
-            for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
+            for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
                 patterns.extend(trait.get_patterns(type(op)))
         cache[key] = tuple(patterns)
         return cache[key]

@@ -136,7 +136,7 @@ class DiscCSEDriver(CSEDriver):
 
     def __init__(self) -> None:
         super().__init__()
-        self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]
+        self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]  # _ScopedKnownOps replaces xDSL's KnownOps, with its interface
 
     def _simplify_block(self, block: Block) -> None:
         for op in block.ops:
@@ -144,7 +144,7 @@ class DiscCSEDriver(CSEDriver):
                 if has_trait(op, IsolatedFromAbove, value_if_unregistered=True):
                     # a blank table inside, the current one back after
                     outer = self._known_ops
-                    self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]
+                    self._known_ops = _ScopedKnownOps()  # type: ignore[assignment]  # _ScopedKnownOps replaces xDSL's KnownOps, with its interface
                     for region in op.regions:
                         self._simplify_region(region)
                     self._known_ops = outer
@@ -157,7 +157,7 @@ class DiscCSEDriver(CSEDriver):
         first = region.first_block
         if first is None or first.next_block is not None:
             return  # empty, or several blocks: left alone (as xDSL and MLIR do)
-        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]
+        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]  # set to a _ScopedKnownOps in __init__
         known.push()
         try:
             self._simplify_block(first)
@@ -174,7 +174,7 @@ class DiscCSEDriver(CSEDriver):
             return
         # xDSL's is_side_effect_free / only_has_effect(READ), on cached effects
         effects = get_effects(op)
-        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]
+        known: _ScopedKnownOps = self._known_ops  # type: ignore[assignment]  # set to a _ScopedKnownOps in __init__
         if effects is None or effects:
             if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
                 return

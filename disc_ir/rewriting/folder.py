@@ -221,13 +221,13 @@ class ConstantFolder:
         region = insertion_region(block)
         results: list[SSAValue] = []
         created: list[Operation] = []
-        for value, old in zip(folded, op.results, strict=True):
-            if isinstance(value, SSAValue):
-                if value.type != old.type:
+        for folded_value, old in zip(folded, op.results, strict=True):
+            if isinstance(folded_value, SSAValue):
+                if folded_value.type != old.type:
                     return None, moved
-                results.append(value)
+                results.append(folded_value)
                 continue
-            const = self.get_or_create_constant(region, op.dialect_name(), value, old.type)
+            const = self.get_or_create_constant(region, op.dialect_name(), folded_value, old.type)
             if const is None:
                 for c in created:
                     if not any(r.uses for r in c.results):

@@ -81,5 +81,5 @@ def sink_operations_into_launch(launch: LaunchOp) -> None:
             body.insert_op_before(clone, first)
         for old, new in zip(op.results, clone.results, strict=True):
             mapping[old] = new
-    for old, new in mapping.items():
-        old.replace_uses_with_if(new, lambda use: launch.body.is_ancestor(use.operation))
+    for outer_value, replacement in mapping.items():
+        outer_value.replace_uses_with_if(replacement, lambda use: launch.body.is_ancestor(use.operation))

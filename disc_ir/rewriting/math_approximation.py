@@ -27,7 +27,8 @@ calling the scalar libm function per element:
   Payne-Hanek);
 * `math.atan` -- Cephes with the range reduction at 0.66 and tan(3pi/8)
   (with Cephes' monic denominator, which MLIR's port lacks);
-  `math.atan2` -- from `atan(y/x)` with the quadrant fixed by selects;
+  `math.atan2` -- `atan` of min(|x|, |y|) / max(|x|, |y|) with the octant
+  fixed by selects, C's special cases (signed zeros, infinities) exact;
 * `math.cbrt` -- Hacker's Delight bit estimate plus two Newton steps.
 
 `f16` / `bf16` operands are extended to `f32`, approximated, and truncated
@@ -38,6 +39,7 @@ in turn (the rewrite runs to a fixed point).
 
 from __future__ import annotations
 
+import builtins
 import math as pymath
 import struct
 from collections.abc import Callable
@@ -209,7 +211,7 @@ class _Emitter:
         return res
 
     # building blocks
-    def frexp(self, arg: SSAValue, positive: bool = False) -> tuple[SSAValue, SSAValue]:
+    def frexp(self, arg: SSAValue, positive: builtins.bool = False) -> tuple[SSAValue, SSAValue]:
         """(fraction in [0.5, 1), exponent) of `arg`, both f32."""
         c126 = self.f32(126.0)
         half = self.f32(0.5)
@@ -560,18 +562,29 @@ def approx_atan(e: _Emitter, operand: SSAValue) -> SSAValue:
 
 
 def approx_atan2(e: _Emitter, y: SSAValue, x: SSAValue) -> SSAValue:
-    atan = e.atan(e.div(y, x))
-    zero = e.f32(0.0)
-    pi = e.f32(3.14159265359)
-    add_pi = e.add(atan, pi)
-    sub_pi = e.sub(atan, pi)
-    flipped = e.select(e.cmpf("ogt", atan, zero), sub_pi, add_pi)
-    result = e.select(e.cmpf("ogt", x, zero), atan, flipped)
-    x_zero = e.cmpf("oeq", x, zero)
-    result = e.select(e.andi(x_zero, e.cmpf("ogt", y, zero)), e.f32(1.57079632679), result)
-    result = e.select(e.andi(x_zero, e.cmpf("olt", y, zero)), e.f32(-1.57079632679), result)
-    is_nan = e.andi(x_zero, e.cmpf("oeq", y, zero))
-    return e.select(is_nan, e.f32_bits(0x7FC00000), result)
+    """C's / IEEE 754's atan2 (what XLA computes), special cases included.
+
+    `r = atan(min(|x|, |y|) / max(|x|, |y|))` in [0, pi/4], `pi/2 - r` when
+    `|y| > |x|`, `pi - r` when `x` is negative or -0, the sign of `y` restored.
+    So atan2(+-0, +0) = +-0, atan2(+-0, -0) = +-pi, atan2(y != 0, +-0) =
+    +-pi/2, atan2(finite y, +inf) = +-0, atan2(finite y, -inf) = +-pi,
+    atan2(+-inf, +inf) = +-pi/4, atan2(+-inf, -inf) = +-3pi/4, NaN in -> NaN.
+    """
+    abs_x, abs_y = e.abs(x), e.abs(y)
+    y_larger = e.cmpf("ogt", abs_y, abs_x)
+    num = e.select(y_larger, abs_x, abs_y)
+    den = e.select(y_larger, abs_y, abs_x)
+    ratio = e.div(num, den)
+    # 0 / 0 (both zero) -> 0; inf / inf (both infinite) -> 1
+    ratio = e.select(e.cmpf("oeq", den, e.f32(0.0)), e.f32(0.0), ratio)
+    inf = e.f32(pymath.inf)
+    ratio = e.select(e.cmpf("oeq", num, inf), e.f32(1.0), ratio)
+    r = e.atan(ratio)
+    r = e.select(y_larger, e.sub(e.f32(PI_OVER_2), r), r)
+    x_negative = e.cmpi("slt", e.bitcast(x, i32), e.i32(0))  # also -0
+    r = e.select(x_negative, e.sub(e.f32(pymath.pi), r), r)
+    result = e.copysign(r, y)
+    return e.select(e.cmpf("uno", x, y), e.add(x, y), result)
 
 
 def approx_cbrt(e: _Emitter, operand: SSAValue) -> SSAValue:

@@ -145,7 +145,7 @@ class ShapeBuilder:
         if isinstance(value.type, MemRefType):
             loaded = self.insert(builders.load(value, [c])).results[0]
         else:
-            elem = value.type.get_element_type()  # type: ignore[attr-defined]
+            elem = value.type.get_element_type()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             loaded = self.insert(xtensor.ExtractOp(value, [c], elem)).results[0]
         return self.to_index(loaded)
 
@@ -170,7 +170,7 @@ class ShapeBuilder:
         if isinstance(value.type, MemRefType):
             loaded = self.insert(xmemref.LoadOp.get(value, [])).results[0]
         else:
-            elem = value.type.get_element_type()  # type: ignore[attr-defined]
+            elem = value.type.get_element_type()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             loaded = self.insert(xtensor.ExtractOp(value, [], elem)).results[0]
         return self.to_index(loaded)
 
@@ -500,10 +500,10 @@ def _dot_general(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> li
             b,
             operands[0],
             operands[1],
-            dn.lhs_batching,  # type: ignore[union-attr]
-            dn.lhs_contracting,  # type: ignore[union-attr]
-            dn.rhs_batching,  # type: ignore[union-attr]
-            dn.rhs_contracting,  # type: ignore[union-attr]
+            dn.lhs_batching,  # type: ignore[union-attr]  # the verifier requires dot_dimension_numbers
+            dn.lhs_contracting,  # type: ignore[union-attr]  # the verifier requires dot_dimension_numbers
+            dn.rhs_batching,  # type: ignore[union-attr]  # the verifier requires dot_dimension_numbers
+            dn.rhs_contracting,  # type: ignore[union-attr]  # the verifier requires dot_dimension_numbers
         )
     ]
 
@@ -585,9 +585,9 @@ def _gather_dims(
     op: Operation, b: ShapeBuilder, operand: SSAValue, indices: SSAValue, slice_sizes: Shape
 ) -> Shape:
     dn = _attr(op, "dimension_numbers")
-    offset_dims = dn.field("offset_dims")  # type: ignore[union-attr]
-    collapsed = dn.field("collapsed_slice_dims")  # type: ignore[union-attr]
-    index_vector_dim = dn.field("index_vector_dim")  # type: ignore[union-attr]
+    offset_dims = dn.field("offset_dims")  # type: ignore[union-attr]  # the verifier requires dimension_numbers
+    collapsed = dn.field("collapsed_slice_dims")  # type: ignore[union-attr]  # the verifier requires dimension_numbers
+    index_vector_dim = dn.field("index_vector_dim")  # type: ignore[union-attr]  # the verifier requires dimension_numbers
     irank = len(shape_of(indices.type) or ())
     batch = [b.dim(indices, i) for i in range(irank) if i != index_vector_dim]
     offsets = [s for i, s in enumerate(slice_sizes) if i not in collapsed]
@@ -628,7 +628,7 @@ def _conv_dims(
     op: Operation, b: ShapeBuilder, operands: list[SSAValue], padding: Sequence[DimValue]
 ) -> Shape:
     dn = _attr(op, "dimension_numbers")
-    f = dn.field  # type: ignore[union-attr]
+    f = dn.field  # type: ignore[union-attr]  # the verifier requires dimension_numbers
     inp, kernel = operands[0], operands[1]
     in_spatial = f("input_spatial_dimensions")
     k_spatial = f("kernel_spatial_dimensions")
@@ -654,7 +654,7 @@ def _conv_dims(
 
 @shape_rule("mhlo.convolution")
 def _convolution(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> list[Shape]:
-    n = len(_attr(op, "dimension_numbers").field("input_spatial_dimensions"))  # type: ignore[union-attr]
+    n = len(_attr(op, "dimension_numbers").field("input_spatial_dimensions"))  # type: ignore[union-attr]  # the verifier requires dimension_numbers
     padding: Sequence[DimValue] = ints(_attr(op, "padding")) or (0,) * (2 * n)
     return [_conv_dims(op, b, operands, padding)]
 
@@ -674,7 +674,7 @@ def _custom_call(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> li
         return _static(op, b, operands)
     config = _attr(op, "backend_config")
     try:
-        dimension = int(json.loads(config.data)["dimension"])  # type: ignore[union-attr]
+        dimension = int(json.loads(config.data)["dimension"])  # type: ignore[union-attr]  # a missing or non-string config is caught below
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
     keys = operands[0]
@@ -714,7 +714,7 @@ def _sparse_segment_reduction(
     if isinstance(segment_ids.type, MemRefType):
         loaded = b.insert(xmemref.LoadOp.get(segment_ids, [c])).results[0]
     else:
-        elem = segment_ids.type.get_element_type()  # type: ignore[attr-defined]
+        elem = segment_ids.type.get_element_type()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
         loaded = b.insert(xtensor.ExtractOp(segment_ids, [c], elem)).results[0]
     rows = b.add(b.to_index(loaded), 1)
     data = b.dims(operands[0])

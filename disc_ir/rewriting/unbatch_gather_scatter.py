@@ -99,7 +99,7 @@ def _with_positions(
     component_type = TensorType(elem, component)
     parts = [indices]
     for dim in batching:
-        attrs = {"iota_dimension": IntegerAttr(dim, i64)}
+        attrs: dict[str, Attribute] = {"iota_dimension": IntegerAttr(dim, i64)}
         if DYNAMIC_INDEX in component:
             dims = b.dims_i64(indices, {index_vector_dim: 1})
             parts.append(b.op("mhlo.dynamic_iota", [dims], component_type, attrs))
@@ -129,7 +129,7 @@ def unbatch(op: Operation, rewriter: Rewriter) -> bool:
     dnums = _attr(op, attr_name)
     if dnums is None:
         return False
-    values = dict(dnums.field_items())  # type: ignore[attr-defined]
+    values = dict(dnums.field_items())  # type: ignore[attr-defined]  # the op's constraint: a gather/scatter dimension-numbers attribute
     operand_batching = list(values.get(operand_field, ()))
     indices_batching = list(values.get(indices_field, ()))
     if not operand_batching:
@@ -147,7 +147,7 @@ def unbatch(op: Operation, rewriter: Rewriter) -> bool:
     values[operand_field] = []
     values[indices_field] = []
     values["index_vector_dim"] = vector_dim
-    _set_attr(op, attr_name, type(dnums).from_fields(**values))  # type: ignore[attr-defined]
+    _set_attr(op, attr_name, type(dnums).from_fields(**values))  # type: ignore[attr-defined]  # the op's constraint: a gather/scatter dimension-numbers attribute
     return True
 
 

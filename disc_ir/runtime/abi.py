@@ -27,6 +27,7 @@ loaded artifact can use it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 SEPARATOR = "___"
@@ -224,7 +225,7 @@ def _as_type(t: RalType | str) -> RalType:
     return parse_type_code(t) if isinstance(t, str) else t
 
 
-def encode_type_list(types: list[RalType | str] | tuple[RalType | str, ...]) -> str:
+def encode_type_list(types: Sequence[RalType | str]) -> str:
     """Joins the codes of ``types`` with ``_``."""
     return TYPE_SEPARATOR.join(_as_type(t).code for t in types)
 

@@ -121,22 +121,22 @@ class CudaBackend(DeviceBackend):
     def __init__(self, device_id: int = 0, api: LibCuda | None = None):
         self.api = api if api is not None else libcuda()
         count = ctypes.c_int()
-        self.api.check("cuDeviceGetCount", self.api.cuDeviceGetCount(ctypes.byref(count)))  # type: ignore[attr-defined]
+        self.api.check("cuDeviceGetCount", self.api.cuDeviceGetCount(ctypes.byref(count)))
         if not 0 <= device_id < count.value:
             raise CudaUnavailableError(
                 f"device ordinal {device_id} requested, {count.value} device(s) present"
             )
         dev = ctypes.c_int()
-        self._check("cuDeviceGet", self.api.cuDeviceGet(ctypes.byref(dev), device_id))  # type: ignore[attr-defined]
+        self._check("cuDeviceGet", self.api.cuDeviceGet(ctypes.byref(dev), device_id))
         self.device = dev.value
         self.device_id = device_id
         name = ctypes.create_string_buffer(256)
-        self._check("cuDeviceGetName", self.api.cuDeviceGetName(name, 256, self.device))  # type: ignore[attr-defined]
+        self._check("cuDeviceGetName", self.api.cuDeviceGetName(name, 256, self.device))
         self.name = name.value.decode(errors="replace")
         ctx = ctypes.c_void_p()
         self._check(
             "cuDevicePrimaryCtxRetain",
-            self.api.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), self.device),  # type: ignore[attr-defined]
+            self.api.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), self.device),
         )
         self.context = ctx.value
         self._closed = False
@@ -149,7 +149,7 @@ class CudaBackend(DeviceBackend):
 
     def compute_capability(self) -> tuple[int, int]:
         major, minor = ctypes.c_int(), ctypes.c_int()
-        get = self.api.cuDeviceGetAttribute  # type: ignore[attr-defined]
+        get = self.api.cuDeviceGetAttribute
         self._check(
             "cuDeviceGetAttribute",
             get(ctypes.byref(major), CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self.device),
@@ -161,15 +161,15 @@ class CudaBackend(DeviceBackend):
         return major.value, minor.value
 
     def make_current(self) -> None:
-        self._check("cuCtxSetCurrent", self.api.cuCtxSetCurrent(self.context))  # type: ignore[attr-defined]
+        self._check("cuCtxSetCurrent", self.api.cuCtxSetCurrent(self.context))
 
     def mem_alloc(self, nbytes: int) -> int:
         ptr = CUdeviceptr()
-        self._check("cuMemAlloc", self.api.cuMemAlloc_v2(ctypes.byref(ptr), max(1, nbytes)))  # type: ignore[attr-defined]
+        self._check("cuMemAlloc", self.api.cuMemAlloc_v2(ctypes.byref(ptr), max(1, nbytes)))
         return ptr.value
 
     def mem_free(self, address: int) -> None:
-        self._check("cuMemFree", self.api.cuMemFree_v2(address))  # type: ignore[attr-defined]
+        self._check("cuMemFree", self.api.cuMemFree_v2(address))
 
     def _enqueue(self, call: str, entry: str, nbytes: int, *args: int) -> None:
         """Calls the async driver entry point ``entry(*args)`` moving ``nbytes``
@@ -195,19 +195,19 @@ class CudaBackend(DeviceBackend):
         stream = ctypes.c_void_p()
         self._check(
             "cuStreamCreate",
-            self.api.cuStreamCreate(ctypes.byref(stream), CU_STREAM_NON_BLOCKING),  # type: ignore[attr-defined]
+            self.api.cuStreamCreate(ctypes.byref(stream), CU_STREAM_NON_BLOCKING),
         )
         return stream.value or 0
 
     def destroy_stream(self, stream: int) -> None:
         if stream:
-            self._check("cuStreamDestroy", self.api.cuStreamDestroy_v2(stream))  # type: ignore[attr-defined]
+            self._check("cuStreamDestroy", self.api.cuStreamDestroy_v2(stream))
 
     def stream_synchronize(self, stream: int) -> None:
-        self._check("cuStreamSynchronize", self.api.cuStreamSynchronize(stream))  # type: ignore[attr-defined]
+        self._check("cuStreamSynchronize", self.api.cuStreamSynchronize(stream))
 
     def synchronize(self) -> None:
-        self._check("cuCtxSynchronize", self.api.cuCtxSynchronize())  # type: ignore[attr-defined]
+        self._check("cuCtxSynchronize", self.api.cuCtxSynchronize())
 
     def module_load(self, image: bytes) -> Any:
         """``cuModuleLoadDataEx`` with the JIT logs captured, so a bad PTX names its error."""
@@ -225,7 +225,7 @@ class CudaBackend(DeviceBackend):
         )
         data = ctypes.create_string_buffer(image, len(image) + 1)
         module = ctypes.c_void_p()
-        code = self.api.cuModuleLoadDataEx(  # type: ignore[attr-defined]
+        code = self.api.cuModuleLoadDataEx(
             ctypes.byref(module), ctypes.addressof(data), 4, options, values
         )
         if code != CUDA_SUCCESS:
@@ -237,11 +237,11 @@ class CudaBackend(DeviceBackend):
         return module.value
 
     def module_unload(self, module: Any) -> None:
-        self._check("cuModuleUnload", self.api.cuModuleUnload(module))  # type: ignore[attr-defined]
+        self._check("cuModuleUnload", self.api.cuModuleUnload(module))
 
     def module_get_function(self, module: Any, name: str) -> Any:
         function = ctypes.c_void_p()
-        code = self.api.cuModuleGetFunction(ctypes.byref(function), module, name.encode())  # type: ignore[attr-defined]
+        code = self.api.cuModuleGetFunction(ctypes.byref(function), module, name.encode())
         if code != CUDA_SUCCESS:
             err_name, text = self.api.error_text(code)
             raise CudaError(f"cuModuleGetFunction('{name}')", code, err_name, text)
@@ -258,7 +258,7 @@ class CudaBackend(DeviceBackend):
     ) -> None:
         self._check(
             "cuLaunchKernel",
-            self.api.cuLaunchKernel(  # type: ignore[attr-defined]
+            self.api.cuLaunchKernel(
                 function, *grid, *block, shared_mem, stream, params, None
             ),
         )
@@ -267,7 +267,7 @@ class CudaBackend(DeviceBackend):
         if not address:
             return None
         mem_type = ctypes.c_int()
-        code = self.api.cuPointerGetAttribute(  # type: ignore[attr-defined]
+        code = self.api.cuPointerGetAttribute(
             ctypes.byref(mem_type), CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address
         )
         if code != CUDA_SUCCESS or mem_type.value not in (
@@ -276,7 +276,7 @@ class CudaBackend(DeviceBackend):
         ):
             return None
         ordinal = ctypes.c_int()
-        code = self.api.cuPointerGetAttribute(  # type: ignore[attr-defined]
+        code = self.api.cuPointerGetAttribute(
             ctypes.byref(ordinal), CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, address
         )
         return ordinal.value if code == CUDA_SUCCESS else None
@@ -285,7 +285,7 @@ class CudaBackend(DeviceBackend):
         free, total = ctypes.c_size_t(), ctypes.c_size_t()
         self._check(
             "cuMemGetInfo",
-            self.api.cuMemGetInfo_v2(ctypes.byref(free), ctypes.byref(total)),  # type: ignore[attr-defined]
+            self.api.cuMemGetInfo_v2(ctypes.byref(free), ctypes.byref(total)),
         )
         return free.value, total.value
 
@@ -294,4 +294,4 @@ class CudaBackend(DeviceBackend):
             if self._closed:
                 return
             self._closed = True
-            self.api.cuDevicePrimaryCtxRelease_v2(self.device)  # type: ignore[attr-defined]
+            self.api.cuDevicePrimaryCtxRelease_v2(self.device)

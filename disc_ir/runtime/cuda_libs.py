@@ -31,7 +31,7 @@ import site
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from disc_ir import config
 from disc_ir.runtime.context import RalError
@@ -89,7 +89,7 @@ class CudaError(RalError):
 
 def _pathfinder_path(short_name: str) -> str | None:
     try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib  # type: ignore[import-not-found]
+        from cuda.pathfinder import load_nvidia_dynamic_lib
     except ImportError:
         return None
     try:
@@ -171,6 +171,10 @@ class _CLibrary:
     PROTOTYPES: dict[str, tuple[Any, ...]] = {}
     MISSING = "{name} is missing"
 
+    if TYPE_CHECKING:  # the entry points are set per instance from PROTOTYPES
+
+        def __getattr__(self, name: str) -> Callable[..., int]: ...
+
     def __init__(self, lib: ctypes.CDLL):
         self.lib = lib
         for name, argtypes in self.PROTOTYPES.items():
@@ -251,8 +255,8 @@ class LibCuda(_CLibrary):
         """CUDA's name and description of ``code``."""
         name = c_char_p()
         text = c_char_p()
-        self.cuGetErrorName(code, ctypes.byref(name))  # type: ignore[attr-defined]
-        self.cuGetErrorString(code, ctypes.byref(text))  # type: ignore[attr-defined]
+        self.cuGetErrorName(code, ctypes.byref(name))
+        self.cuGetErrorString(code, ctypes.byref(text))
         return (
             (name.value or b"CUDA_ERROR_UNKNOWN").decode(),
             (text.value or b"unknown error").decode(),
@@ -270,14 +274,14 @@ def _load_libcuda() -> LibCuda:
         "cuda", ("libcuda.so.1", "libcuda.so"), None, "the CUDA driver (libcuda.so.1)"
     )
     api = LibCuda(lib)
-    code = api.cuInit(0)  # type: ignore[attr-defined]
+    code = api.cuInit(0)
     if code == CUDA_ERROR_NO_DEVICE:
         raise CudaUnavailableError("cuInit reports no CUDA-capable device")
     if code != CUDA_SUCCESS:
         name, text = api.error_text(code)
         raise CudaUnavailableError(f"cuInit failed with {name}: {text}")
     count = c_int()
-    api.check("cuDeviceGetCount", api.cuDeviceGetCount(ctypes.byref(count)))  # type: ignore[attr-defined]
+    api.check("cuDeviceGetCount", api.cuDeviceGetCount(ctypes.byref(count)))
     if count.value == 0:
         raise CudaUnavailableError("the CUDA driver sees no device")
     return api
@@ -305,11 +309,11 @@ def _device_attributes(ordinal: int, attrs: tuple[int, ...]) -> list[int] | None
     except CudaUnavailableError:
         return None
     device = c_int()
-    api.check("cuDeviceGet", api.cuDeviceGet(ctypes.byref(device), ordinal))  # type: ignore[attr-defined]
+    api.check("cuDeviceGet", api.cuDeviceGet(ctypes.byref(device), ordinal))
     values = []
     for attr in attrs:
         value = c_int()
-        get = api.cuDeviceGetAttribute  # type: ignore[attr-defined]
+        get = api.cuDeviceGetAttribute
         api.check("cuDeviceGetAttribute", get(ctypes.byref(value), attr, device.value))
         values.append(value.value)
     return values

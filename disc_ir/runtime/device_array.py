@@ -212,7 +212,7 @@ class DeviceArray:
             "strides": strides,
             # Protocol v3: the stream consumers must order their reads after
             # (None: the data is ready).
-            "stream": None if self.ready else self.pending.protocol_stream,  # type: ignore[union-attr]
+            "stream": None if self.ready else self.pending.protocol_stream,  # type: ignore[union-attr]  # not ready: a pending stream work
         }
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -238,7 +238,7 @@ class DeviceArray:
             raise BufferError("DeviceArray.__dlpack__ cannot copy; use .numpy() for a host copy")
         if not self.ready and stream != -1:
             consumer = LEGACY_DEFAULT_STREAM if stream is None else int(stream)
-            if consumer != self.pending.protocol_stream:  # type: ignore[union-attr]
+            if consumer != self.pending.protocol_stream:  # type: ignore[union-attr]  # not ready: a pending stream work
                 self.synchronize()
         return dlpack.make_capsule(
             self.ptr if self.size else 0,

@@ -152,7 +152,7 @@ def _pack_value(rtype: Any, value: Any, exec_ctx: Any, keep: list[Any]) -> list[
         if isinstance(value, np.ndarray):
             keep.append(value)
             value = MemRefDescriptor.from_array(value, rtype.element)
-        words = [ctypes.c_uint64(value.allocated), ctypes.c_uint64(value.aligned)]
+        words: list[ctypes.c_uint64 | ctypes.c_int64] = [ctypes.c_uint64(value.allocated), ctypes.c_uint64(value.aligned)]
         words.append(ctypes.c_int64(value.offset))
         words += [ctypes.c_int64(s) for s in value.sizes]
         words += [ctypes.c_int64(s) for s in value.strides]
@@ -168,10 +168,10 @@ def _pack_value(rtype: Any, value: Any, exec_ctx: Any, keep: list[Any]) -> list[
         cell = ctypes.c_uint64(int(value or 0))
         keep.append(cell)
         return [ctypes.addressof(cell)]
-    cell = ctypes.create_string_buffer(8)
-    keep.append(cell)
-    write_scalar(ctypes.addressof(cell), rtype.code, value)
-    return [ctypes.addressof(cell)]
+    scalar_cell = ctypes.create_string_buffer(8)
+    keep.append(scalar_cell)
+    write_scalar(ctypes.addressof(scalar_cell), rtype.code, value)
+    return [ctypes.addressof(scalar_cell)]
 
 
 def call_api(exec_ctx: Any, name: str, *args: Any) -> Any:
@@ -200,7 +200,7 @@ def call_api(exec_ctx: Any, name: str, *args: Any) -> Any:
     dispatch(exec_ctx.handle, name.encode(), ctypes.cast(slots, ctypes.POINTER(ctypes.c_void_p)))
     if exec_ctx.error is not None and exec_ctx.error is not previous:
         raise exec_ctx.error
-    results = []
+    results: list[Any] = []
     for rtype, cell in zip(result_types, result_cells, strict=True):
         address = ctypes.addressof(cell)
         if isinstance(rtype, MemRefType):

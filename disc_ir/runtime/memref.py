@@ -100,7 +100,7 @@ class MemRefDescriptor:
             raise ValueError(f"memref with sizes {self.sizes} and strides {self.strides}")
         words_type = _WORDS[rank] if rank < len(_WORDS) else _U64 * (3 + 2 * rank)
         # ctypes stores integers modulo 2**64: negative fields keep their bits.
-        words_type.from_address(address)[:] = (
+        words_type.from_address(address)[:] = (  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
             self.allocated,
             self.aligned,
             self.offset,
@@ -156,7 +156,7 @@ def numpy_view(desc: MemRefDescriptor, readonly: bool = False) -> np.ndarray:
     array = np.ndarray(
         shape=desc.sizes,
         dtype=dtype,
-        buffer=buffer,
+        buffer=buffer,  # type: ignore[arg-type]  # any buffer-protocol object, as numpy documents
         offset=-lo * itemsize,
         strides=tuple(st * itemsize for st in desc.strides),
     )
@@ -182,8 +182,8 @@ def write_contiguous_descriptor(address: int, data: int, shape: tuple[int, ...])
     rank = len(shape)
     words = _I64_WORDS[rank] if rank < len(_I64_WORDS) else _I64 * (3 + 2 * rank)
     if rank == 1:
-        words.from_address(address)[:] = (data, data, 0, shape[0], 1)
+        words.from_address(address)[:] = (data, data, 0, shape[0], 1)  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
     elif rank == 2:
-        words.from_address(address)[:] = (data, data, 0, shape[0], shape[1], shape[1], 1)
+        words.from_address(address)[:] = (data, data, 0, shape[0], shape[1], shape[1], 1)  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints
     else:
-        words.from_address(address)[:] = (data, data, 0, *shape, *contiguous_strides(shape))
+        words.from_address(address)[:] = (data, data, 0, *shape, *contiguous_strides(shape))  # type: ignore[call-overload]  # an integer array's slice takes a tuple of ints

@@ -199,7 +199,7 @@ F64 = _ScalarSpec("f64")
 # Scalar slot access
 # ---------------------------------------------------------------------------
 
-_CTYPES: dict[str, type] = {
+_CTYPES: dict[str, type[ctypes._SimpleCData[Any]]] = {
     "i1": ctypes.c_bool,
     "ui8": ctypes.c_uint8,
     "i8": ctypes.c_int8,
@@ -527,7 +527,7 @@ def ral_api(
             entry = make_python_entry(fn, target, device, arg_specs, result_specs, bindings, skip)
             reg.register(entry, replace=replace)
             names.append(entry.name)
-        fn.ral_api_names = names  # type: ignore[attr-defined]
+        fn.ral_api_names = names  # type: ignore[attr-defined]  # tags the function with the names it is registered under
         return fn
 
     return decorate

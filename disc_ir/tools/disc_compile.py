@@ -23,12 +23,12 @@ Errors are diagnostics (exit 1), never tracebacks.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -93,7 +93,7 @@ def _normalize(argv: Sequence[str]) -> list[str]:
 class _Trace:
     """--mlir-print-ir-after-all / --mlir-timing bookkeeping."""
 
-    def __init__(self, print_after_all: bool, err: io.TextIOBase):
+    def __init__(self, print_after_all: bool, err: TextIO):
         self.print_after_all = print_after_all
         self.err = err
         self.timings: list[tuple[str, float]] = []
@@ -139,7 +139,7 @@ def metadata_path_for(output: str) -> str:
     return str(path.with_suffix(METADATA_SUFFIX) if path.suffix else Path(output + METADATA_SUFFIX))
 
 
-def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> int:
+def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     """disc-compile's logic; returns the exit code."""
     args = _parser().parse_args(_normalize(argv))
     source: str | Path
@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config.warn_unknown_switches()
     try:
-        return run(argv, sys.stdout, sys.stderr)  # type: ignore[arg-type]
+        return run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -6,7 +6,9 @@ dashes): `-split-input-file`, `-o FILE`, `-pass-pipeline='builtin.module(...)'`,
 `-pass-name`, `-pass-name='opt=v'`, `--pass-name{opt=v}`,
 `--mlir-print-ir-after-all`, `--mlir-print-ir-before-all`,
 `--mlir-print-op-generic`, `--mlir-timing`, `--verify-each[=false]`,
-`--allow-unregistered-dialect`, `--list-passes`.
+`--allow-unregistered-dialect`, `--list-passes`, `-verify-diagnostics`
+(check the input's `// expected-error {{...}}` comments, see
+`diagnostic_verifier`).
 
 User errors (bad text, unknown pass or option, a verifier failing) print a
 diagnostic and exit 1, never a traceback.
@@ -15,13 +17,13 @@ diagnostic and exit 1, never a traceback.
 from __future__ import annotations
 
 import difflib
-import io
 import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -40,9 +42,14 @@ from disc_ir.ir.pass_pipeline import (
     parse_pass_pipeline,
     pass_spec_text,
 )
-from disc_ir.ir.printer import MlirPrinter
+from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import first_verify_failure
 from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
+from disc_ir.tools.diagnostic_verifier import (
+    EmittedDiagnostic,
+    parse_expectations,
+    verify_diagnostics,
+)
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
 
@@ -66,6 +73,7 @@ _FLAGS = {
     "mlir-disable-threading": False,
     "show-dialects": False,
     "load-pass-plugin": True,
+    "verify-diagnostics": False,
 }
 
 
@@ -90,6 +98,7 @@ class Options:
     show_dialects: bool = False
     help: bool = False
     version: bool = False
+    verify_diagnostics: bool = False
 
 
 def _split_flag(arg: str) -> tuple[str, str | None]:
@@ -178,6 +187,8 @@ def _apply_flag(opts: Options, name: str, value: str | None) -> None:
         opts.timing = _bool_value(name, value)
     elif name == "verify-each":
         opts.verify_each = _bool_value(name, value)
+    elif name == "verify-diagnostics":
+        opts.verify_diagnostics = _bool_value(name, value)
     elif name == "allow-unregistered-dialect":
         opts.allow_unregistered = _bool_value(name, value)
     elif name == "list-passes":
@@ -224,11 +235,7 @@ def load_pass_plugin(path: str) -> None:
 
 
 def _print(module: ModuleOp, generic: bool) -> str:
-    buf = io.StringIO()
-    printer = MlirPrinter(stream=buf, print_generic_format=generic)
-    printer.print_op(module)
-    buf.write("\n")
-    return buf.getvalue()
+    return module_text(module, generic=generic)
 
 
 def _pass_class_name(p: ModulePass) -> str:
@@ -247,9 +254,12 @@ def run_passes(
     passes: Sequence[ModulePass],
     opts: Options,
     timings: list[PassTiming],
-    err: io.TextIOBase,
+    err: TextIO,
 ) -> None:
     """Run `passes` on `module`, verifying after each one when asked."""
+    from disc_ir.codegen.shared_lowering import SharingFailed
+    from disc_ir.ir.diagnostics import RejectedInput
+
     for index, p in enumerate(passes):
         header = f"{_pass_class_name(p)} ({pass_spec_text(p)})"
         if opts.print_before_all:
@@ -259,6 +269,10 @@ def run_passes(
         start = time.perf_counter()
         try:
             p.apply(ctx, module)
+        except SharingFailed:
+            raise  # `run` runs the passes again without sharing
+        except RejectedInput as exc:
+            raise InputRejected(str(exc)) from None
         except (DiagnosticException, VerifyException) as exc:
             raise PassFailed(p.name, str(exc)) from None
         if index < len(timings):
@@ -273,6 +287,11 @@ def run_passes(
         ):
             err.write(f"// -----// IR Dump After {header} //----- //\n")
             err.write(_print(module, opts.generic))
+
+
+class InputRejected(Exception):
+    """A pass found something the pipeline does not compile (`RejectedInput`):
+    reported as its message alone, as `disc_ir.compile` reports it."""
 
 
 class PassFailed(Exception):
@@ -301,7 +320,7 @@ def _chunks(text: str, split: bool) -> list[tuple[str, int]]:
     return out
 
 
-def _list_passes(out: io.TextIOBase) -> None:
+def _list_passes(out: TextIO) -> None:
     out.write("Available passes:\n")
     for info in pass_infos():
         out.write(f"  --{info.name}  -  {info.summary}\n")
@@ -317,6 +336,7 @@ def _usage() -> str:
         "  -split-input-file  -o FILE  -pass-pipeline='builtin.module(...)'\n"
         "  --mlir-print-ir-after-all  --mlir-print-ir-before-all  --mlir-print-op-generic\n"
         "  --mlir-timing  --verify-each[=false]  --allow-unregistered-dialect  --list-passes\n"
+        "  -verify-diagnostics  check the input's // expected-error {{...}} comments\n"
         "  --load-pass-plugin=FILE.py   import a Python file of @register_pass passes\n"
         "  -<pass-name>[='opt=v ...'] or --<pass-name>{opt=v ...}: see --list-passes\n"
     )
@@ -338,7 +358,7 @@ def _timing_report(timings: list[PassTiming], total: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> int:
+def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     """disc-opt's main logic; returns the exit code."""
     try:
         opts = parse_args(argv)
@@ -370,26 +390,41 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
     except OSError as exc:
         stderr.write(f"disc-opt: error: cannot read '{path}': {exc.strerror}\n")
         return 1
+    except UnicodeDecodeError as exc:
+        stderr.write(_invalid_utf8(path, exc) + "\n")
+        return 1
     filename = "<stdin>" if path == "-" else path
+    from disc_ir.pipeline import with_sharing_fallback, without_shared_lowering
+
+    if opts.verify_diagnostics:
+        return _run_verifying_diagnostics(opts, text, filename, stdout, stderr)
     outputs: list[str] = []
     failed = False
     timings = [PassTiming(f"{_pass_class_name(p)} ({p.name})") for p in opts.passes]
     total_start = time.perf_counter()
     for chunk, line_offset in _chunks(text, opts.split_input_file):
-        ctx = make_context(opts.allow_unregistered)
-        try:
+
+        def attempt(share: bool, chunk: str = chunk, line_offset: int = line_offset) -> str:
+            # sharing off: the run again from the parsed input (`with_sharing_fallback`)
+            passes = opts.passes if share else without_shared_lowering(opts.passes)
+            kept = {id(p) for p in passes}
+            times = [t for p, t in zip(opts.passes, timings, strict=True) if id(p) in kept]
+            ctx = make_context(opts.allow_unregistered)
             module = parse_module(ctx, chunk, filename, line_offset)
             failure = first_verify_failure(module)
             if failure is not None:
                 raise Diagnostic(
                     filename, *_op_location(module, failure[2]), f"'{failure[0]}' op {failure[1]}"
                 )
-            run_passes(ctx, module, opts.passes, opts, timings, stderr)
-            outputs.append(_print(module, opts.generic))
+            run_passes(ctx, module, passes, opts, times, stderr)
+            return _print(module, opts.generic)
+
+        try:
+            outputs.append(with_sharing_fallback(attempt))
         except Diagnostic as diag:
             stderr.write(f"{diag}\n")
             failed = True
-        except (VerifyAfterPass, PassFailed) as exc:
+        except (VerifyAfterPass, PassFailed, InputRejected) as exc:
             stderr.write(f"{filename}: error: {exc}\n")
             failed = True
         except (VerifyException, DiagnosticException) as exc:
@@ -406,6 +441,72 @@ def run(argv: Sequence[str], stdout: io.TextIOBase, stderr: io.TextIOBase) -> in
     return 1 if failed else 0
 
 
+def _invalid_utf8(path: str, exc: UnicodeDecodeError) -> str:
+    """The diagnostic for input that is not UTF-8, at the first bad byte."""
+    before = bytes(exc.object[: exc.start])
+    line = before.count(b"\n") + 1
+    column = exc.start - (before.rfind(b"\n") + 1) + 1
+    filename = "<stdin>" if path == "-" else path
+    return (
+        f"{filename}:{line}:{column}: error: invalid UTF-8 byte "
+        f"0x{exc.object[exc.start]:02x}: the input must be UTF-8 text"
+    )
+
+
+def _chunk_diagnostics(
+    opts: Options, chunk: str, filename: str, line_offset: int, stderr: TextIO
+) -> tuple[str | None, list[EmittedDiagnostic]]:
+    """Parse, verify and run the passes on one chunk, as `run` does, collecting
+    its diagnostics instead of printing them: (the printed module or None, them)."""
+    ctx = make_context(opts.allow_unregistered)
+    timings: list[PassTiming] = []
+    module: ModuleOp | None = None
+    try:
+        module = parse_module(ctx, chunk, filename, line_offset)
+        failure = first_verify_failure(module)
+        if failure is not None:
+            line, column = _op_location(module, failure[2])
+            message = f"'{failure[0]}' op {failure[1]}"
+            return None, [EmittedDiagnostic("error", filename, line, column, message)]
+        run_passes(ctx, module, opts.passes, opts, timings, stderr)
+        return _print(module, opts.generic), []
+    except Diagnostic as diag:
+        return None, [EmittedDiagnostic("error", filename, diag.line, diag.column, diag.message)]
+    except VerifyAfterPass as exc:
+        line = column = 0
+        if module is not None and (failure := first_verify_failure(module)) is not None:
+            line, column = _op_location(module, failure[2])
+        return None, [EmittedDiagnostic("error", filename, line, column, str(exc))]
+    except (PassFailed, VerifyException, DiagnosticException) as exc:
+        return None, [EmittedDiagnostic("error", filename, 0, 0, str(exc).strip())]
+
+
+def _run_verifying_diagnostics(
+    opts: Options, text: str, filename: str, stdout: TextIO, stderr: TextIO
+) -> int:
+    """`-verify-diagnostics`: each chunk's diagnostics must be exactly those its
+    `expected-*` comments announce (see `diagnostic_verifier`); 0 when they
+    are, else 1 with MLIR's messages on stderr. Chunks that succeed print."""
+    source_lines = {filename: text.split("\n")}
+    outputs: list[str] = []
+    failures: list[str] = []
+    for chunk, line_offset in _chunks(text, opts.split_input_file):
+        expectations = parse_expectations(chunk, filename, line_offset)
+        printed, emitted = _chunk_diagnostics(opts, chunk, filename, line_offset, stderr)
+        if printed is not None:
+            outputs.append(printed)
+        failures.extend(verify_diagnostics(expectations, emitted, source_lines))
+    result = "// -----\n".join(outputs)
+    if opts.output == "-":
+        stdout.write(result)
+    else:
+        with open(opts.output, "w", encoding="utf-8") as fh:
+            fh.write(result)
+    for failure in failures:
+        stderr.write(f"{failure}\n")
+    return 1 if failures else 0
+
+
 def _op_location(module: ModuleOp, op) -> tuple[int, int]:
     from disc_ir.ir.parser import source_location
 
@@ -417,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     config.warn_unknown_switches()
     try:
-        code = run(argv, sys.stdout, sys.stderr)  # type: ignore[arg-type]
+        code = run(argv, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -55,6 +55,26 @@ SEED_SECTIONS: dict[str, str] = {
     "chlo-legalize-to-hlo": _TF,
     "stablehlo-legalize-to-hlo": _DISC_IR
     + ": the StableHLO frontend's entry, before the TF-to-HLO phase",
+    # the input phase (what BladeDISC's bridges do before its pipeline)
+    "disc-import-stablehlo": _DISC_IR + ": the StableHLO frontend, first pass of the input phase",
+    "disc-reject-unsupported-element-types": _DISC_IR
+    + ": the input phase's check of the target's element types (bf16 off the CPU)",
+    "disc-lower-static-control-flow": _DISC_IR
+    + ": static mhlo.while / mhlo.if / mhlo.case as straight-line code (input phase)",
+    "disc-expand-conv-lhs-dilation": _DISC_IR
+    + ": convolution input dilation as an interior padding (input phase)",
+    "disc-insert-slice-bounds-checks": _DISC_IR
+    + ": run-time bounds checks of real_dynamic_slice (input phase)",
+    "disc-insert-runtime-shape-checks": _DISC_IR
+    + ": run-time checks of unproven broadcasts and windows (input phase)",
+    "disc-default-entry-function-attrs": _DISC_IR
+    + ": the tf.entry_function BladeDISC's TF bridge sets (end of the input phase)",
+    "disc-reject-unlowered-tensor-ops": _DISC_IR
+    + ": ends the bufferize phase, naming an mhlo op left without an lmhlo form",
+    "disc-mark-shared-fusion-lowering": _DISC_IR
+    + ": marks identical CPU fusions before code generation (one lowering per set)",
+    "disc-instantiate-shared-fusion-lowering": _DISC_IR
+    + ": copies the shared lowering into the marked CPU fusions after the kernel merge",
     # tensor level
     "disc-shape-simplifier": _SHAPE,
     "disc-mhlo-mark-shape-calc": _PLACE,

@@ -63,7 +63,7 @@ def _retyped(t: Attribute, sources: frozenset[Attribute], target: Attribute) -> 
     if t in sources:
         return target
     if isinstance(t, VectorType) and t.element_type in sources:
-        return VectorType(target, t.get_shape(), t.get_scalable_dims())
+        return VectorType(target, t.get_shape(), t.get_scalable_dims())  # type: ignore[arg-type]  # VectorType converts the scalable-dims tuple
     return None
 
 
@@ -102,8 +102,8 @@ def emulate_op(op: Operation, sources: frozenset[Attribute], target: Attribute) 
         trunc = arith.TruncFOp(new, old.type)
         Rewriter.insert_op(trunc, point)
         replacements.append(trunc.result)
-    for old, new in zip(op.results, replacements, strict=True):
-        old.replace_all_uses_with(new)
+    for old_result, replacement in zip(op.results, replacements, strict=True):
+        old_result.replace_all_uses_with(replacement)
     op.detach()
     op.erase()
     return True

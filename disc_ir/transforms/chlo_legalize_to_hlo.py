@@ -15,7 +15,8 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   result clamped to [-1, 1]) and `chlo.erfc` (f32: Cephes, `1 - x T(x^2)` for
   |x| < 1, `exp(-x^2) / |x| P(1/x^2)` or `R(1/x^2)` beyond, 0 / 2 past the
   exp underflow), the polynomial expansions mlir-hlo uses; f16 / bf16 are
-  computed in f32 and converted back;
+  computed in f32 and converted back; today's `mhlo.erf` (no lmhlo form)
+  is expanded as `chlo.erf` is;
 * `chlo.square` -> `mhlo.multiply %x, %x`; `chlo.tan` -> `sine / cosine`;
   `chlo.is_inf` / `is_pos_inf` / `is_neg_inf` -> compares with infinity;
   `chlo.constant` -> `mhlo.constant`; `chlo.constant_like` -> a splat.
@@ -187,6 +188,7 @@ def _inf_check(kind: str) -> Callable[[MhloBuilder, SSAValue], SSAValue]:
 
 _UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
     "chlo.erf": _with_f32(_erf_f32),
+    "mhlo.erf": _with_f32(_erf_f32),
     "chlo.erfc": _with_f32(_erfc_f32),
     "chlo.square": _square,
     "chlo.tan": _tan,
@@ -240,7 +242,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
     ):
         return None
     rank = result.get_num_dims()
-    same = all(o.type.get_shape() == result.get_shape() for o in op.operands)  # type: ignore[attr-defined]
+    same = all(o.type.get_shape() == result.get_shape() for o in op.operands)  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
     if same and DYNAMIC_INDEX not in result.get_shape():
         return list(op.operands)
     explicit = op.attributes.get("broadcast_dimensions")
@@ -250,7 +252,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
 
         shapes = [
             _mapped_shape(b, o, ints(explicit), rank)
-            if explicit is not None and o.type.get_num_dims() != rank  # type: ignore[attr-defined]
+            if explicit is not None and o.type.get_num_dims() != rank  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             else b.shape_of(o)
             for o in op.operands
         ]
@@ -262,7 +264,7 @@ def _broadcast_operands(b: MhloBuilder, op: Operation) -> list[SSAValue] | None:
             shape = bc.results[0]
     out: list[SSAValue] = []
     for value in op.operands:
-        k = value.type.get_num_dims()  # type: ignore[attr-defined]
+        k = value.type.get_num_dims()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
         if explicit is not None and k != rank:
             dims = list(ints(explicit))
         else:
@@ -281,8 +283,7 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         rewriter.replace_op(op, [], [value])
         return True
     if name == "chlo.constant":
-        value = op.attributes["value"]
-        c = b.op("mhlo.constant", [], op.results[0].type, {"value": value})
+        c = b.op("mhlo.constant", [], op.results[0].type, {"value": op.attributes["value"]})
         rewriter.replace_op(op, [], [c])
         return True
     if name == "chlo.constant_like":
@@ -301,10 +302,10 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         attrs: dict[str, Attribute] = {}
         if mnemonic == "compare":
             direction = op.attributes["comparison_direction"]
-            attrs["comparison_direction"] = ComparisonDirectionAttr(direction.data)  # type: ignore[attr-defined]
+            attrs["comparison_direction"] = ComparisonDirectionAttr(direction.data)  # type: ignore[attr-defined]  # the op's constraint: a comparison direction enum attribute
             kind = op.attributes.get("compare_type")
             if kind is not None:
-                attrs["compare_type"] = ComparisonTypeAttr(kind.data)  # type: ignore[attr-defined]
+                attrs["compare_type"] = ComparisonTypeAttr(kind.data)  # type: ignore[attr-defined]  # the op's constraint: a comparison type enum attribute
         if f"mhlo.{mnemonic}" not in _MHLO_NAMES():
             return False
         new = b.op(f"mhlo.{mnemonic}", operands, op.results[0].type, attrs)
@@ -322,7 +323,7 @@ def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
 def legalize_chlo(module: builtin.ModuleOp) -> None:
     """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("chlo.")]:
+    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name == "mhlo.erf"]:
         _legalize(op, rewriter)
 
 

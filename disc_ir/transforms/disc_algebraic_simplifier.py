@@ -62,7 +62,7 @@ from xdsl.rewriter import InsertPoint
 from disc_ir import config
 from disc_ir.analysis.shape_analysis import ShapeAnalysis
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
-from disc_ir.dialects.mhlo import (
+from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds its elementwise op classes from a table at import
     BroadcastInDimOp,
     ConstantOp,
     DynamicBroadcastInDimOp,
@@ -120,7 +120,7 @@ def _single_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     values = attr.get_values()
     if not values or (len(values) != 1 and not (attr.is_splat() and is_bitwise_splat(attr))):
         return None
-    return values[0]
+    return values[0]  # type: ignore[return-value]  # a complex constant gives a pair; callers compare it or check the element type
 
 
 def all_elements_equal(value: SSAValue, expected: int) -> bool:
@@ -614,7 +614,7 @@ class FoldBroadcastSqrtOfConstant(RewritePattern):
                 if isinstance(element, IntegerType | IndexType):
                     root = int(math.sqrt(int(value)))
                     folded: int | float = (1 // root if root else 0) if is_rsqrt else root
-                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])
+                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])  # type: ignore[type-var]  # `const_type` is the constant's tensor type
                 elif isinstance(value, float):
                     root_f = math.sqrt(value) if value >= 0 else math.nan
                     inverse = 1.0 / root_f if root_f else math.copysign(math.inf, root_f)
@@ -622,10 +622,10 @@ class FoldBroadcastSqrtOfConstant(RewritePattern):
                     rounded = round_to(folded, element)  # once, from the double
                     if rounded is None:
                         continue
-                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [rounded])
+                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [rounded])  # type: ignore[type-var]  # `const_type` is the constant's tensor type
                 else:
                     continue
-                new_const = ConstantOp(dense)
+                new_const = ConstantOp(dense)  # type: ignore[arg-type]  # `const_type` is the constant's tensor type
                 attrs = {
                     k: v for k, v in bcast.attributes.items() if k in ("broadcast_dimensions",)
                 }
@@ -676,5 +676,5 @@ class DiscAlgebraicSimplifierPass(ModulePass):
                 ctx,
                 func,
                 GreedyConfig(max_iterations=-1),
-                patterns=lambda o, table=table: table.get(o.name, ()),
+                patterns=lambda o, table=table: table.get(o.name, ()),  # type: ignore[misc]  # the default argument binds this function's table
             )

@@ -40,9 +40,9 @@ def rename_kernel(module: builtin.ModuleOp, launch: Operation, name: str) -> Non
     """Rename the kernel of `launch` to `name` and point `launch` at it
     (`processLaunchFuncOp`)."""
     func = kernel_func(module, launch)
-    func.sym_name = StringAttr(name)  # type: ignore[attr-defined]
-    kernel = launch.kernel  # type: ignore[attr-defined]
-    launch.kernel = SymbolRefAttr(kernel.root_reference, [StringAttr(name)])  # type: ignore[attr-defined]
+    func.sym_name = StringAttr(name)  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
+    kernel = launch.kernel  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
+    launch.kernel = SymbolRefAttr(kernel.root_reference, [StringAttr(name)])  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
 
 
 def assign_kernel_names(module: builtin.ModuleOp) -> None:
@@ -54,7 +54,7 @@ def assign_kernel_names(module: builtin.ModuleOp) -> None:
             rename_kernel(module, launch, full_name + (f"_{i}" if i else ""))
     outside = [op for op in module.walk() if op.name == LAUNCH_FUNC and parent_fusion(op) is None]
     for i, launch in enumerate(outside):
-        old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]
+        old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
         rename_kernel(module, launch, f"gKernel_{i}_{old}")
 
 

@@ -258,7 +258,7 @@ class _Assigner:
 
     def _process_call(self, op: Operation) -> None:
         callee_attr = inherent_attr(op, "callee")
-        callee = self.funcs.get(callee_attr.string_value()) if callee_attr else None
+        callee = self.funcs.get(callee_attr.string_value()) if callee_attr else None  # type: ignore[attr-defined]  # a call's callee is a SymbolRefAttr
         if callee is None or not callee.body.blocks:
             return
         for arg, operand in zip(callee.body.blocks[0].args, op.operands, strict=False):

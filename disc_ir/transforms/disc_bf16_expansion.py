@@ -51,7 +51,7 @@ def _element(t: Attribute) -> Attribute:
 def _like(t: Attribute, elem: Attribute) -> Attribute:
     """`elem`, or a vector of `elem` shaped as `t`."""
     if isinstance(t, VectorType):
-        return VectorType(elem, t.get_shape(), t.get_scalable_dims())
+        return VectorType(elem, t.get_shape(), t.get_scalable_dims())  # type: ignore[arg-type]  # VectorType converts the scalable-dims tuple
     return elem
 
 
@@ -74,7 +74,7 @@ class _Emitter:
             attr: Attribute = DenseIntOrFPElementsAttr.from_list(t, [value])
         else:
             attr = IntegerAttr(value, elem)
-        return self.emit(arith.ConstantOp(attr, t))
+        return self.emit(arith.ConstantOp(attr, t))  # type: ignore[arg-type]  # an IntegerAttr or a dense attribute of type `t`
 
 
 def expand_extf(e: _Emitter, x: SSAValue, shaped_like: Attribute) -> SSAValue:
@@ -82,7 +82,7 @@ def expand_extf(e: _Emitter, x: SSAValue, shaped_like: Attribute) -> SSAValue:
     i16 = _like(shaped_like, IntegerType(16))
     i32 = _like(shaped_like, IntegerType(32))
     bits = e.emit(arith.BitcastOp(x, i16))
-    wide = e.emit(arith.ExtUIOp(bits, i32))
+    wide = e.emit(arith.ExtUIOp(bits, i32))  # type: ignore[arg-type]  # xDSL's signature says IntegerType; vectors of integers are valid IR too
     shifted = e.emit(arith.ShLIOp(wide, e.const(i32, 16)))
     return e.emit(arith.BitcastOp(shifted, _like(shaped_like, Float32Type())))
 
@@ -101,7 +101,7 @@ def expand_truncf(e: _Emitter, x: SSAValue, shaped_like: Attribute) -> SSAValue:
     is_nan = e.emit(arith.CmpfOp(x, x, "uno"))
     assert is_nan.type == i1
     chosen = e.emit(arith.SelectOp(is_nan, quiet_nan, rounded))
-    return e.emit(arith.BitcastOp(e.emit(arith.TruncIOp(chosen, i16)), shaped_like))
+    return e.emit(arith.BitcastOp(e.emit(arith.TruncIOp(chosen, i16)), shaped_like))  # type: ignore[arg-type]  # xDSL's signature says IntegerType; vectors of integers are valid IR too
 
 
 def _resize(e: _Emitter, x: SSAValue, elem: Attribute) -> SSAValue:

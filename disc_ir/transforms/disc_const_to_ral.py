@@ -38,6 +38,7 @@ from xdsl.dialects import arith, builtin, llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -153,7 +154,7 @@ class _ConstConverter:
         ctx = context_of(op)
 
         text = name + "\0"
-        array_type = llvm.LLVMArrayType(len(text), i8)
+        array_type = llvm.LLVMArrayType(IntAttr(len(text)), i8)
         symbol = self._global_name()
         global_op = llvm.GlobalOp(
             array_type, symbol, "internal", constant=True, value=StringAttr(text)

@@ -25,7 +25,13 @@ to each function:
   `mhlo.dynamic_reshape` of `tensor.dim` products), and the `[batching..., M,
   N]` product is reshaped to the original result. BladeDISC's frontends never
   produce these (its einsum lowering does the same layout legalization); a
-  side without free dimensions stays a vector for the pattern above.
+  side without free dimensions stays a vector for the pattern above;
+- a float `dot_general` whose result type is wider than its operands' (f16
+  operands, f32 result) gets its operands converted to the result type (the
+  library gemm takes one element type);
+- a `dot_general` contracting no dimension (an outer product: `jnp.outer`,
+  `einsum("i,j->ij")`) contracts a unit dimension appended to each operand
+  instead, and becomes a gemm with k = 1 through the patterns above.
 
 `mhlo.einsum` (also rewritten by BladeDISC) is not in disc-ir's mhlo dialect.
 """
@@ -37,13 +43,19 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, TensorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, i64_elements, ints
-from disc_ir.dialects.mhlo import DotGeneralOp, DynamicReshapeOp, ReshapeOp, TransposeOp
+from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds its elementwise op classes (ConvertOp) from a table at import
+    ConvertOp,
+    DotGeneralOp,
+    DynamicReshapeOp,
+    ReshapeOp,
+    TransposeOp,
+)
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
@@ -182,7 +194,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
         assert t is not None
         out_type = TensorType(t.element_type, shape)
         if not shape:
-            reshape = ReshapeOp.create(operands=[value], result_types=[out_type])
+            reshape: Operation = ReshapeOp.create(operands=[value], result_types=[out_type])
             rewriter.insert(reshape)
             return reshape.results[0]
         extents = tensor.FromElementsOp(*sizes, result_type=TensorType(IndexType(), [len(sizes)]))
@@ -275,7 +287,7 @@ class VectorDotGeneralToMatrix(RewritePattern):
             op.attributes.get("precision_config"),
         )
         rewriter.insert(dot)
-        result = dot.results[0]
+        result: SSAValue = dot.results[0]
         if kind == "vv":
             result = self.squeeze(rewriter, result, n + 1)
             result = self.squeeze(rewriter, result, n)
@@ -339,7 +351,7 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             return value
         out_type = TensorType(t.element_type, shape)
         if all(isinstance(s, int) for s in sizes):
-            op = ReshapeOp.create(operands=[value], result_types=[out_type])
+            op: Operation = ReshapeOp.create(operands=[value], result_types=[out_type])
             rewriter.insert(op)
             return op.results[0]
         operands: list[SSAValue] = []
@@ -452,9 +464,96 @@ class DotGeneralToBatchedMatrix(RewritePattern):
             rewriter.replace(op, [], [result])
 
 
+class MixedPrecisionDotOperands(RewritePattern):
+    """A float dot_general whose result type is wider than its operands' (jax's
+    `preferred_element_type=float32` on f16 / bf16 operands) with its operands
+    converted to the result type first: XLA multiplies and accumulates in the
+    result type, and the widening is exact, so the products are the same; the
+    library gemm takes one element type for all three matrices."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general":
+            return
+        out_type = _ranked(op.results[0])
+        if out_type is None or not isinstance(out_type.element_type, AnyFloat):
+            return
+        wide = out_type.element_type
+        types = [_ranked(value) for value in op.operands]
+        if any(t is None or not isinstance(t.element_type, AnyFloat) for t in types):
+            return
+        narrow = [t.element_type != wide for t in types]  # type: ignore[union-attr]
+        if not any(narrow) or any(
+            t.element_type.bitwidth >= wide.bitwidth  # type: ignore[union-attr]
+            for t, is_narrow in zip(types, narrow, strict=True)
+            if is_narrow
+        ):
+            return
+        new_operands: list[SSAValue] = []
+        for value, t, is_narrow in zip(op.operands, types, narrow, strict=True):
+            if not is_narrow:
+                new_operands.append(value)
+                continue
+            assert t is not None
+            convert = ConvertOp.create(
+                operands=[value], result_types=[TensorType(wide, t.get_shape())]
+            )
+            rewriter.insert(convert)
+            new_operands.append(convert.results[0])
+        rewriter.replace(
+            op,
+            _dot_general(
+                new_operands[0],
+                new_operands[1],
+                out_type,
+                op.attributes["dot_dimension_numbers"],  # type: ignore[arg-type]
+                op.attributes.get("precision_config"),
+            ),
+        )
+
+
+class DotGeneralWithoutContraction(RewritePattern):
+    """A dot_general contracting no dimension (an outer product, batched or
+    not: XLA's `result[b, i, j] = lhs[b, i] * rhs[b, j]`) as one contracting a
+    unit dimension appended to each operand -- a sum of that single product,
+    the same value -- which the patterns above make a `[batching..., M, N]`
+    gemm with k = 1."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name != "mhlo.dot_general":
+            return
+        lhs, rhs = op.operands
+        lhs_type, rhs_type = _ranked(lhs), _ranked(rhs)
+        dims = op.attributes.get("dot_dimension_numbers")
+        if lhs_type is None or rhs_type is None or _ranked(op.results[0]) is None:
+            return
+        if not isinstance(dims, DotDimensionNumbersAttr):
+            return
+        if list(dims.lhs_contracting) or list(dims.rhs_contracting):
+            return
+        unit = VectorDotGeneralToMatrix()
+        lhs_rank, rhs_rank = lhs_type.get_num_dims(), rhs_type.get_num_dims()
+        new_lhs = unit.unsqueeze(rewriter, lhs, lhs_rank)
+        new_rhs = unit.unsqueeze(rewriter, rhs, rhs_rank)
+        new_dims = _dot_dims(
+            list(dims.lhs_batching), list(dims.rhs_batching), [lhs_rank], [rhs_rank]
+        )
+        rewriter.replace(
+            op,
+            _dot_general(
+                new_lhs,
+                new_rhs,
+                op.results[0].type,
+                new_dims,
+                op.attributes.get("precision_config"),
+            ),
+        )
+
+
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "mhlo.dot": (DotToDotGeneral(),),
     "mhlo.dot_general": (
+        MixedPrecisionDotOperands(),
+        DotGeneralWithoutContraction(),
         TransposeFolding(),
         VectorDotGeneralToMatrix(),
         DotGeneralToBatchedMatrix(),

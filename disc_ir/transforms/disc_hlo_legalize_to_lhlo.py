@@ -114,7 +114,7 @@ def _convert_mhlo_custom_call(op: Operation, rewriter: PatternRewriter) -> None:
     """`mhlo.custom_call` => `lmhlo_disc.custom_call_v2` (BladeDISC's defaults)."""
     tuple_result = len(op.results) == 1 and isinstance(op.results[0].type, TupleType)
     if tuple_result:
-        result_types = list(op.results[0].type.types.data)  # type: ignore[attr-defined]
+        result_types = list(op.results[0].type.types.data)  # type: ignore[attr-defined]  # a tuple-typed result (checked above)
     else:
         result_types = [r.type for r in op.results]
     if not all(is_tensor_type(t) for t in result_types):

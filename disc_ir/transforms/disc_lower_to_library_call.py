@@ -67,7 +67,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -129,7 +128,7 @@ def _const(rewriter: PatternRewriter, op: Operation, value: int, type_: Attribut
     if type_ == i1:
         c = builders.constant(IntegerAttr(1 if value else 0, i1))
     else:
-        c = builders.constant(IntegerAttr(value, type_))
+        c = builders.constant(IntegerAttr(value, type_))  # type: ignore[call-overload]  # callers pass an integer or index type
     rewriter.insert(c, InsertPoint.before(op))
     return c.result
 
@@ -296,20 +295,20 @@ def conv_metadata_fields(op: Operation, rank: int) -> list[int]:
         raise DiagnosticException(f"'{op.name}' op: missing dimension_numbers")
     spatial = rank - 2
     fields: list[int] = []
-    fields += [dn.field("input_batch_dimension"), dn.field("input_feature_dimension")]
-    fields += list(dn.field("input_spatial_dimensions"))  # type: ignore[arg-type]
+    fields += [dn.field("input_batch_dimension"), dn.field("input_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
+    fields += list(dn.field("input_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     fields += [
-        dn.field("kernel_input_feature_dimension"),
-        dn.field("kernel_output_feature_dimension"),
+        dn.field("kernel_input_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
+        dn.field("kernel_output_feature_dimension"),  # type: ignore[list-item]  # scalar fields are ints
     ]
-    fields += list(dn.field("kernel_spatial_dimensions"))  # type: ignore[arg-type]
-    fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]
-    fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]
+    fields += list(dn.field("kernel_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
+    fields += [dn.field("output_batch_dimension"), dn.field("output_feature_dimension")]  # type: ignore[list-item]  # scalar fields are ints
+    fields += list(dn.field("output_spatial_dimensions"))  # type: ignore[arg-type]  # a dims field: always a tuple
     for name in ("window_strides", "rhs_dilation"):
         values = list(ints(inherent_attr(op, name)))
         fields += values if values else [1] * spatial
     fields.append(int(is_constant_memref(op.operands[1])))
-    return [int(f) for f in fields]  # type: ignore[arg-type]
+    return [int(f) for f in fields]
 
 
 class ConvToDispatch(RewritePattern):
@@ -569,7 +568,7 @@ class CopyLikeToIncRef(RewritePattern):
         new_value = cast_memref_to(rewriter, op, d.results[0], target_type, dim_sizes)
         owner = result.owner
         if isinstance(owner, Operation) and "disc.symbolic_dims" in owner.attributes:
-            new_value.owner.attributes["disc.symbolic_dims"] = owner.attributes[  # type: ignore[union-attr]
+            new_value.owner.attributes["disc.symbolic_dims"] = owner.attributes[  # type: ignore[union-attr]  # the cast just made: an op result
                 "disc.symbolic_dims"
             ]
         user_set = set(users)
@@ -729,15 +728,11 @@ def _emit_attr(attr: Attribute, out: bytearray) -> bool:
             _emit_string(b"intArray", out)
             out += struct.pack("<q", len(items))
             for v in items:
-                out += struct.pack("<q", v.value.data)  # type: ignore[union-attr]
+                out += struct.pack("<q", v.value.data)
             return True
         _emit_string(b"array", out)
         out += struct.pack("<q", len(items))
         return all(_emit_attr(v, out) for v in items)
-    if isinstance(attr, BoolAttr):
-        _emit_string(b"bool", out)
-        out += struct.pack("<?", bool(attr.value.data))
-        return True
     return False
 
 

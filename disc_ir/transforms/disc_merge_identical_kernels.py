@@ -54,11 +54,11 @@ def _mentions(attr: Attribute, names: set[str]) -> bool:
     """Whether `attr` is or holds (in arrays / dictionaries) a symbol reference to `names`."""
     cls = attr.__class__  # exact type tests: isinstance on xDSL attributes is slow
     if cls is SymbolRefAttr:
-        return attr.root_reference.data in names  # type: ignore[attr-defined]
+        return attr.root_reference.data in names  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
     if cls is ArrayAttr:
-        return any(_mentions(a, names) for a in attr.data)  # type: ignore[attr-defined]
+        return any(_mentions(a, names) for a in attr.data)  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
     if cls is DictionaryAttr:
-        return any(_mentions(a, names) for a in attr.data.values())  # type: ignore[attr-defined]
+        return any(_mentions(a, names) for a in attr.data.values())  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
     return False
 
 
@@ -66,18 +66,18 @@ def _renamed(attr: Attribute, rename: dict[str, str]) -> Attribute:
     """`attr` with its symbol references to `rename`'s keys renamed (itself when none)."""
     cls = attr.__class__
     if cls is SymbolRefAttr:
-        root = attr.root_reference.data  # type: ignore[attr-defined]
+        root = attr.root_reference.data  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
         if root not in rename:
             return attr
-        return SymbolRefAttr(rename[root], attr.nested_references)  # type: ignore[attr-defined]
+        return SymbolRefAttr(rename[root], attr.nested_references)  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
     if cls is ArrayAttr:
-        items = [_renamed(a, rename) for a in attr.data]  # type: ignore[attr-defined]
-        if all(a is b for a, b in zip(items, attr.data, strict=True)):  # type: ignore[attr-defined]
+        items = [_renamed(a, rename) for a in attr.data]  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
+        if all(a is b for a, b in zip(items, attr.data, strict=True)):  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
             return attr
         return ArrayAttr(items)
     if cls is DictionaryAttr:
-        entries = {k: _renamed(a, rename) for k, a in attr.data.items()}  # type: ignore[attr-defined]
-        if all(entries[k] is a for k, a in attr.data.items()):  # type: ignore[attr-defined]
+        entries = {k: _renamed(a, rename) for k, a in attr.data.items()}  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
+        if all(entries[k] is a for k, a in attr.data.items()):  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
             return attr
         return DictionaryAttr(entries)
     return attr
@@ -94,15 +94,15 @@ def fingerprint(kernel: func.FuncOp, refs: set[str]) -> StructuralKey | None:
     def norm(attr: Attribute) -> Any:
         cls = attr.__class__
         if cls is SymbolRefAttr:
-            root = attr.root_reference.data  # type: ignore[attr-defined]
+            root = attr.root_reference.data  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
             if root == own:
-                return (_SELF, attr.nested_references)  # type: ignore[attr-defined]
+                return (_SELF, attr.nested_references)  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
             refs.add(root)
             return attr
         if cls is ArrayAttr:
-            return ("[]", tuple(norm(a) for a in attr.data))  # type: ignore[attr-defined]
+            return ("[]", tuple(norm(a) for a in attr.data))  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
         if cls is DictionaryAttr:
-            return ("{}", tuple(sorted((k, norm(a)) for k, a in attr.data.items())))  # type: ignore[attr-defined]
+            return ("{}", tuple(sorted((k, norm(a)) for k, a in attr.data.items())))  # type: ignore[attr-defined]  # exact class test above (`cls is ...`)
         return attr
 
     items: list[Any] = [

@@ -228,9 +228,9 @@ def _clone_and_move_to(
         if alloc is None or dealloc is None:
             continue
         alloc.detach()
-        cloned.parent_block().insert_op_before(alloc, cloned)  # type: ignore[union-attr]
+        cloned.parent_block().insert_op_before(alloc, cloned)  # type: ignore[union-attr]  # `cloned` sits in a block
         dealloc.detach()
-        cloned.parent_block().insert_op_after(dealloc, cloned)  # type: ignore[union-attr]
+        cloned.parent_block().insert_op_after(dealloc, cloned)  # type: ignore[union-attr]  # `cloned` sits in a block
     # Stack tiles of the body (the CPU stitch schedule's row tiles) are
     # allocated once per task: an alloca left in the loop would grow the stack
     # every iteration.
@@ -239,7 +239,7 @@ def _clone_and_move_to(
             _defined_outside(v, cloned) for v in op.operands
         ):
             op.detach()
-            cloned.parent_block().insert_op_before(op, cloned)  # type: ignore[union-attr]
+            cloned.parent_block().insert_op_before(op, cloned)  # type: ignore[union-attr]  # `cloned` sits in a block
 
 
 def _defined_outside(value: SSAValue, loop: Operation) -> bool:
@@ -280,7 +280,7 @@ def rewrite_launch_setting(ctx: Context, loop: ParallelOp, operands: list[SSAVal
     wrapper = b.create(new_if(pred))
     then_block = wrapper.true_region.block
     loop.detach()
-    then_block.insert_op_before(loop, then_block.first_op)  # type: ignore[arg-type]
+    then_block.insert_op_before(loop, then_block.first_op)  # type: ignore[arg-type]  # the new scf.if's then block holds its scf.yield
 
     ib = OpBuilder.before(loop)
     one = ib.index(1)

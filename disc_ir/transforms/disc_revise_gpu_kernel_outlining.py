@@ -100,7 +100,7 @@ def _rebuild_launch(
         kernel,
         [launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ],
         [launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ],
-        clusters,  # type: ignore[arg-type]
+        clusters,  # type: ignore[arg-type]  # the three cluster sizes are set together
         operands,
         async_launch=launch.asyncToken is not None,
         asyncDependencies=list(launch.asyncDependencies),
@@ -165,7 +165,7 @@ def expand_host_memref(
                     f"disc-revise-gpu-kernel-outlining: kernel '{func.sym_name.data}' loads "
                     f"host memref argument #{position} at a non-constant index"
                 )
-            load_shape = tuple(alias.type.get_shape())  # type: ignore[attr-defined]
+            load_shape = tuple(alias.type.get_shape())  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
             linear = _linear_index([c for c in consts if c is not None], load_shape)
             if not 0 <= linear < count:
                 raise DiagnosticException(
@@ -191,7 +191,7 @@ def expand_host_memref(
 
 def _host_memref_positions(module: builtin.ModuleOp, launch: LaunchFuncOp) -> list[int]:
     func = kernel_func(module, launch)
-    args = func.body.blocks[0].args if func.body.blocks else ()
+    args = func.body.blocks[0].args if func.body.blocks else ()  # type: ignore[attr-defined]  # kernel_func() returns the gpu.func
     positions = []
     for i, _operand in enumerate(launch.kernelOperands):
         if i < len(args) and isinstance(args[i].type, MemRefType) and not is_gpu_memref(args[i]):

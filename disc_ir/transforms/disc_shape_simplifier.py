@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
@@ -106,7 +106,7 @@ def _with_result_type(op: Operation, new_type: Attribute, rewriter: PatternRewri
     old_type = op.results[0].type
     clone = op.clone()
     set_value_type(clone.results[0], new_type)
-    cast = tensor.CastOp(clone.results[0], old_type)
+    cast = tensor.CastOp(clone.results[0], old_type)  # type: ignore[arg-type]  # the op's result is a tensor: a TensorType
     rewriter.replace(op, [clone, cast], [cast.results[0]])
 
 
@@ -216,7 +216,7 @@ class DynamicBroadcastInDimOpSimplifier(RewritePattern):
         from xdsl.dialects.builtin import TensorType as TT
         from xdsl.dialects.builtin import i64
 
-        attr = Dense.create_dense_int(TT(i64, [len(new_dims)]), new_dims)
+        attr = Dense.create_dense_int(TT(i64, [len(new_dims)]), new_dims)  # type: ignore[attr-defined]  # not in xDSL 0.74: raises AttributeError if this rewrite is reached
         if "broadcast_dimensions" in new.properties:
             new.properties["broadcast_dimensions"] = attr
         else:
@@ -239,7 +239,7 @@ class CanonicalizeOp(RewritePattern):
         if key not in self._cache:
             patterns = list(canonicalization_patterns(op.name, self.ctx))
             if op.dialect_name() not in OWN_DIALECTS:
-                for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
+                for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
                     patterns.extend(trait.get_patterns(type(op)))
             self._cache[key] = tuple(patterns)
         return self._cache[key]
@@ -426,7 +426,7 @@ def build_tie_shape_ops(analysis: ShapeAnalysis, f: func.FuncOp) -> None:
             anchor = first_ops[block]
         else:
             assert isinstance(v, OpResult)
-            block = v.op.parent_block()
+            block = cast(Block, v.op.parent_block())  # a value of the function: in a block
             anchor = v.op.next_op
         assert block is not None
         own: list[SSAValue] = []

@@ -173,13 +173,13 @@ class PredicateBuilder:
         for x, y in ((a, b), (b, a)):
             if isinstance(x, bool):
                 return y if x else False
-        return self._emit(arith.AndIOp(a, b))
+        return self._emit(arith.AndIOp(a, b))  # type: ignore[arg-type]  # bool terms fold above; the rest are i1 values
 
     def ori(self, a: Term, b: Term) -> Term:
         for x, y in ((a, b), (b, a)):
             if isinstance(x, bool):
                 return True if x else y
-        return self._emit(arith.OrIOp(a, b))
+        return self._emit(arith.OrIOp(a, b))  # type: ignore[arg-type]  # bool terms fold above; the rest are i1 values
 
     def finish(self, pred: Term) -> SSAValue | bool:
         if isinstance(pred, bool):

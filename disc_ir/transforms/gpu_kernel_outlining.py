@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr, UnitAttr
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
 from disc_ir.dialects.upstream.gpu import (
@@ -83,11 +83,11 @@ def outline_launch(
     func = FuncOp(kernel_name, ftype, Region(entry), kernel=True)
     # Rebuild the 12 launch arguments from index ops at the kernel entry.
     old_body = launch.body.blocks[0]
-    index_ops = [
-        *(BlockIdOp(xgpu.DimensionAttr(d)) for d in _DIMS),
-        *(ThreadIdOp(xgpu.DimensionAttr(d)) for d in _DIMS),
-        *(GridDimOp(xgpu.DimensionAttr(d)) for d in _DIMS),
-        *(BlockDimOp(xgpu.DimensionAttr(d)) for d in _DIMS),
+    index_ops: list[Operation] = [
+        *(BlockIdOp(xgpu.DimensionAttr(d)) for d in _DIMS),  # type: ignore[arg-type, misc]  # made by _dimension_op(), with xDSL's (dimension) constructor
+        *(ThreadIdOp(xgpu.DimensionAttr(d)) for d in _DIMS),  # type: ignore[arg-type, misc]  # made by _dimension_op(), with xDSL's (dimension) constructor
+        *(GridDimOp(xgpu.DimensionAttr(d)) for d in _DIMS),  # type: ignore[arg-type, misc]  # made by _dimension_op(), with xDSL's (dimension) constructor
+        *(BlockDimOp(xgpu.DimensionAttr(d)) for d in _DIMS),  # type: ignore[arg-type, misc]  # made by _dimension_op(), with xDSL's (dimension) constructor
     ]
     for op in index_ops:
         entry.add_op(op)
@@ -141,7 +141,7 @@ def outline_kernels(module: builtin.ModuleOp) -> list[ModuleOp]:
             module_name = unique_symbol(taken, kernel_name)
             taken.add(module_name)
             kernel, _ = outline_launch(launch, kernel_name, module_name)
-            gpu_module = ModuleOp(StringAttr(module_name), Region(Block([kernel])))
+            gpu_module = ModuleOp(StringAttr(module_name), Region(Block([kernel])))  # type: ignore[arg-type]  # xDSL annotates SymbolRefAttr, but sym_name must be a StringAttr
             if anchor is None:
                 module.body.block.add_op(gpu_module)
             else:

@@ -130,7 +130,7 @@ def _convert_reducer(op: Operation, region: Region, rewriter: PatternRewriter) -
     rewriter.replace(terminator, end)
     for src, out in zip(sources, out_args, strict=True):
         if not _write_directly(src, out, block, rewriter):
-            rewriter.insert(lmhlo.CopyOp.create(operands=[src, out]), InsertPoint.before(end))
+            rewriter.insert(lmhlo.CopyOp.create(operands=[src, out]), InsertPoint.before(end))  # type: ignore[attr-defined]  # lmhlo builds its op classes from a table at import
     return new_region
 
 

@@ -135,15 +135,15 @@ class LowerAffineOps(RewritePattern):
 
     @staticmethod
     def _for(op: Operation, b: _Builder, rewriter: PatternRewriter) -> None:
-        lbs = expand_affine_map(b, _map(op, "lowerBoundMap"), op.lowerBoundOperands)  # type: ignore[attr-defined]
-        ubs = expand_affine_map(b, _map(op, "upperBoundMap"), op.upperBoundOperands)  # type: ignore[attr-defined]
+        lbs = expand_affine_map(b, _map(op, "lowerBoundMap"), op.lowerBoundOperands)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
+        ubs = expand_affine_map(b, _map(op, "upperBoundMap"), op.upperBoundOperands)  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
         step = op.properties["step"]
         assert isinstance(step, IntegerAttr)
         new = scf.ForOp(
             _reduce(b, lbs, "sgt"),
             _reduce(b, ubs, "slt"),
             b.const(step.value.data),
-            list(op.inits),  # type: ignore[attr-defined]
+            list(op.inits),  # type: ignore[attr-defined]  # handlers are keyed by op name: that op class defines it
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
         )
         rewriter.replace(op, new)

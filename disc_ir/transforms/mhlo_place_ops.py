@@ -37,7 +37,7 @@ copy is inserted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -420,7 +420,7 @@ class _Placer:
         bodies hold no copies."""
         operand = dst.operands[index]
         def_block = (
-            operand.block if isinstance(operand, BlockArgument) else operand.op.parent_block()
+            operand.block if isinstance(operand, BlockArgument) else cast(OpResult, operand).op.parent_block()
         )
         anchor = dst
         while anchor.parent_block() is not def_block and anchor.parent_op() is not None:

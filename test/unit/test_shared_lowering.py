@@ -1,5 +1,6 @@
-"""The compile driver lowers one CPU fusion of each identical set and copies it
-to the others (`disc_ir.codegen.shared_lowering`): the copies compute what
+"""The CPU pipeline lowers one fusion of each identical set and copies it
+to the others (`disc_ir.codegen.shared_lowering`, the passes
+`disc-mark-shared-fusion-lowering` / `disc-instantiate-shared-fusion-lowering`): the copies compute what
 lowering each fusion by itself computes, fusions whose dims are not known
 equal are not shared, and a copy that cannot be made falls back to lowering
 every fusion."""
@@ -131,42 +132,71 @@ def test_failed_copy_compiles_again_without_sharing(
     np.testing.assert_allclose(exe(x, w)[0], _chained_ref(x, w), rtol=1e-5, atol=1e-6)
 
 
-def test_duplicates_are_skipped_then_copied() -> None:
+def test_duplicates_are_skipped_then_copied(monkeypatch: pytest.MonkeyPatch) -> None:
     """Marked duplicates stay lmhlo through the code generation passes, and hold
-    the representative's lowered body (its kernel launches) afterwards."""
+    the representative's lowered body (its kernel launches) after
+    `disc-instantiate-shared-fusion-lowering`."""
+    held: list[sl.SharedLowering] = []
+    hold = sl.hold
+
+    def capture(module: object, shared: sl.SharedLowering) -> None:
+        held.append(shared)
+        hold(module, shared)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sl, "hold", capture)
     ctx = api.make_context()
     module = api.load_module(ctx, CHAINED)
-    api.entry_signature(api.entry_function(module, "main"))  # the entry attributes the API adds
-    shared: sl.SharedLowering | None = None
-    for _, passes in api.phase_passes("cpu", None, ""):
+    api.entry_function(module, "main")
+    for _, passes in api.phase_passes("cpu", None, "", True):
         for p in passes:
-            if p.name == sl.FIRST_PASS:
-                shared = sl.share_fusion_lowering(module)
-                assert len(shared.duplicates) == 1
+            if p.name != "disc-instantiate-shared-fusion-lowering":
+                p.apply(ctx, module)
+                continue
+            (shared,) = held
+            assert len(shared.duplicates) == 1
+            dup = shared.duplicates[0]
+            rep_launches = [o for o in dup.rep.walk() if o.name == "disc_ral.cpu_launch"]
+            assert rep_launches
+            assert any(
+                o.name.startswith("lmhlo.") for o in dup.fusion.walk() if o is not dup.fusion
+            )
             p.apply(ctx, module)
-            if p.name == sl.LAST_PASS:
-                assert shared is not None
-                dup = shared.duplicates[0]
-                rep_launches = [o for o in dup.rep.walk() if o.name == "disc_ral.cpu_launch"]
-                assert rep_launches
-                assert any(
-                    o.name.startswith("lmhlo.") for o in dup.fusion.walk() if o is not dup.fusion
-                )
-                shared.instantiate()
-                assert not sl.is_shared_duplicate(dup.fusion)
-                launches = [o for o in dup.fusion.walk() if o.name == "disc_ral.cpu_launch"]
-                assert [
-                    o.properties.get("callee") or o.attributes.get("callee") for o in launches
-                ] == [
-                    o.properties.get("callee") or o.attributes.get("callee") for o in rep_launches
-                ]
-                assert not any(
-                    o.name.startswith("lmhlo.") and o.name != "lmhlo.terminator"
-                    for o in dup.fusion.walk()
-                    if o is not dup.fusion
-                )
-                return
-    raise AssertionError("the shared range was not found in the CPU pipeline")
+            assert not sl.is_shared_duplicate(dup.fusion)
+            launches = [o for o in dup.fusion.walk() if o.name == "disc_ral.cpu_launch"]
+            assert [o.properties.get("callee") or o.attributes.get("callee") for o in launches] == [
+                o.properties.get("callee") or o.attributes.get("callee") for o in rep_launches
+            ]
+            assert not any(
+                o.name.startswith("lmhlo.") and o.name != "lmhlo.terminator"
+                for o in dup.fusion.walk()
+                if o is not dup.fusion
+            )
+            return
+    raise AssertionError("disc-instantiate-shared-fusion-lowering is not in the CPU pipeline")
+
+
+def test_disc_opt_falls_back_as_compile_does(
+    monkeypatch: pytest.MonkeyPatch, duplicates: list[int], tmp_path: Path
+) -> None:
+    """A copy that cannot be made: disc-opt runs the pipeline again without
+    sharing, as `disc_ir.compile` does, and prints the IR the compile keeps."""
+    import contextlib
+    import io
+
+    from disc_ir.tools import disc_opt
+
+    def fail(self: sl.SharedLowering) -> None:
+        raise sl.SharingFailed("forced")
+
+    monkeypatch.setattr(sl.SharedLowering, "instantiate", fail)
+    source = tmp_path / "chained.mlir"
+    source.write_text(CHAINED)
+    lowered = api.lower_to_llvm_ir(source, keep_ir=True)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert disc_opt.main(["--disc-pipeline=target=cpu until=codegen", str(source)]) == 0
+    assert out.getvalue() == api.print_module(lowered.phase_ir["codegen"])
+    assert duplicates == [1, 1]  # one try with sharing each, then none
 
 
 def _two_layers(path: Path) -> str:
@@ -210,3 +240,21 @@ def test_two_layer_encoder_computes_the_same_with_and_without_sharing(
             args.append((0.1 * rng.standard_normal(shape)).astype(np.float32))
         for a, b in zip(shared(*args), alone(*args), strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_disc_pipeline_pass_applied_directly_falls_back_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`DiscPipelinePass.apply` (the pass run without disc-opt's expansion) owns
+    the same fallback: the module is restored and lowered without sharing."""
+    from disc_ir.transforms.disc_pipeline import DiscPipelinePass
+
+    def fail(self: sl.SharedLowering) -> None:
+        raise sl.SharingFailed("forced")
+
+    monkeypatch.setattr(sl.SharedLowering, "instantiate", fail)
+    ctx = api.make_context()
+    module = api.load_module(ctx, CHAINED, import_stablehlo=False)
+    DiscPipelinePass(target="cpu", until="codegen").apply(ctx, module)
+    expected = api.lower_to_llvm_ir(CHAINED, keep_ir=True).phase_ir["codegen"]
+    assert api.print_module(module) == api.print_module(expected)

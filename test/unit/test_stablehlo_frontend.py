@@ -239,10 +239,51 @@ func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 
 
 def test_dynamic_custom_call_ops_are_named():
-    """jax's cumsum along a shape-polymorphic axis emits
-    `@stablehlo.dynamic_reduce_window`: a clear import error, not a failure in
-    disc-assign-memory-space."""
+    """A `@stablehlo.dynamic_reduce_window` that is not a cumulative reduction
+    (here unit windows given as run-time operands): a clear import error, not
+    a failure in disc-assign-memory-space."""
     with pytest.raises(StableHloImportError, match="'stablehlo.dynamic_reduce_window'"):
         import_stablehlo(DYNAMIC_REDUCE_WINDOW)
     with pytest.raises(disc_ir.CompileError, match="export with that axis static"):
         disc_ir.compile(DYNAMIC_REDUCE_WINDOW)
+
+
+def _cumulative_window(padding_offset: int) -> str:
+    """jax's cumsum along dynamic axis 1, the padding before it `N - 1 + padding_offset`."""
+    return f"""
+func.func public @main(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {{
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %zero = stablehlo.constant dense<0> : tensor<1xi32>
+  %offset = stablehlo.constant dense<{padding_offset - 1}> : tensor<i32>
+  %n = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %window = stablehlo.concatenate %one, %n1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %ones = stablehlo.concatenate %one, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %low = stablehlo.add %n, %offset : tensor<i32>
+  %low1 = stablehlo.reshape %low : (tensor<i32>) -> tensor<1xi32>
+  %row0 = stablehlo.concatenate %zero, %zero, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %row1 = stablehlo.concatenate %low1, %zero, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r0 = stablehlo.reshape %row0 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %r1 = stablehlo.reshape %row1 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %padding = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1x2xi32>, tensor<1x2xi32>) -> tensor<2x2xi32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %cst, %window, %ones, %ones, %ones, %padding) {{api_version = 2 : i32, called_computations = [@sum]}} : (tensor<?x?xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}}
+func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {{
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}}
+"""
+
+
+def test_cumulative_dynamic_reduce_window_is_a_masked_reduce():
+    """A cumulative `@stablehlo.dynamic_reduce_window` (window N, padding N - 1
+    before the axis: jax's cumsum along a dynamic axis) compiles and runs;
+    its window and padding are checked at run time."""
+    x = np.linspace(-2, 2, 21, dtype=np.float32).reshape(3, 7)
+    with disc_ir.compile(_cumulative_window(0)) as exe:
+        np.testing.assert_allclose(exe(x)[0], np.cumsum(x, axis=1), rtol=1e-6, atol=1e-6)
+    with disc_ir.compile(_cumulative_window(1)) as exe:
+        with pytest.raises(ShapeAssertionError, match="only the cumulative form"):
+            exe(x)

@@ -57,7 +57,7 @@ def parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue
             f"expected {amap.data.num_symbols} symbol operands, got {len(syms)}",
             at_position=pos,
         )
-    return amap, dims + syms
+    return amap, [*dims, *syms]
 
 
 def print_map_and_operands(
@@ -83,13 +83,13 @@ class _MapSyntax:
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         amap, operands = parse_map_and_operands(parser)
-        op = cls(operands, amap)  # type: ignore[call-arg]
-        op.attributes |= parser.parse_optional_attr_dict()
+        op = cls(operands, amap)  # type: ignore[call-arg]  # a mixin: `cls` is the op class it is mixed into (built as cls(operands, map))
+        op.attributes |= parser.parse_optional_attr_dict()  # type: ignore[attr-defined]  # a mixin: `cls` is the op class it is mixed into
         return op
 
     def print(self, printer: Printer) -> None:
-        op: Operation = self  # type: ignore[assignment]
-        print_map_and_operands(printer, op.map, tuple(op.operands))  # type: ignore[attr-defined]
+        op: Operation = self  # type: ignore[assignment]  # a mixin: `self` is the op it is mixed into
+        print_map_and_operands(printer, op.map, tuple(op.operands))  # type: ignore[attr-defined]  # the affine ops this is mixed into have a `map`
         printer.print_op_attributes(op.attributes)
 
 

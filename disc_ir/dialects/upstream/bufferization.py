@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    base,
     irdl_op_definition,
     operand_def,
     opt_attr_def,
@@ -90,8 +91,8 @@ class ToMemrefOp(IRDLOperation):
 
     name = "bufferization.to_memref"
 
-    tensor = operand_def(TensorType | UnrankedTensorType)
-    memref = result_def(MemRefType | UnrankedMemRefType)
+    tensor = operand_def(base(TensorType) | base(UnrankedTensorType))
+    memref = result_def(base(MemRefType) | base(UnrankedMemRefType))
     read_only = opt_attr_def(UnitAttr)
 
     traits = traits_def(Pure())

@@ -166,7 +166,7 @@ class ModuleOp(xgpu.ModuleOp):
         region = parser.parse_region()
         if not region.blocks:
             region.add_block(Block())
-        op = cls(name, region)  # type: ignore[arg-type]
+        op = cls(name, region)  # type: ignore[arg-type]  # xDSL annotates SymbolRefAttr, but sym_name must be a StringAttr
         if attrs is not None:
             op.attributes |= attrs.data
         return op
@@ -323,7 +323,7 @@ class FuncOp(xgpu.FuncOp):
         ):
             if values:
                 printer.print_string(f" {keyword}(")
-                printer.print_list(values, printer.print_block_argument)  # type: ignore[arg-type]
+                printer.print_list(values, printer.print_block_argument)  # type: ignore[arg-type]  # attribution values are block arguments
                 printer.print_string(")")
         if self.is_kernel:
             printer.print_string(" kernel")
@@ -345,17 +345,17 @@ class _TerminatorSyntax:
         operands = parser.parse_optional_undelimited_comma_separated_list(
             parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
         )
-        values: list[SSAValue] = []
+        values: Sequence[SSAValue] = []
         if operands:
             parser.parse_punctuation(":")
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             values = parser.resolve_operands(operands, types, parser.pos)
-        op = cls(values)  # type: ignore[call-arg]
-        op.attributes |= attrs
+        op = cls(values)  # type: ignore[call-arg]  # a mixin: `cls` is the op class it is mixed into
+        op.attributes |= attrs  # type: ignore[attr-defined]  # a mixin: `cls` is the op class it is mixed into
         return op
 
     def print(self, printer: Printer) -> None:
-        op: Operation = self  # type: ignore[assignment]
+        op: Operation = self  # type: ignore[assignment]  # a mixin: `self` is the op it is mixed into
         printer.print_op_attributes(op.attributes)
         if op.operands:
             printer.print_string(" ")
@@ -443,7 +443,7 @@ class LaunchFuncOp(xgpu.LaunchFuncOp):
         printer.print_attribute(self.kernel)
         if self.clusterSizeX is not None:
             printer.print_string(" clusters in ")
-            _print_triple(printer, (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ))  # type: ignore[arg-type]
+            _print_triple(printer, (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ))  # type: ignore[arg-type]  # the cluster sizes come as all three or none (checked above)
         printer.print_string(" blocks in ")
         _print_triple(printer, (self.gridSizeX, self.gridSizeY, self.gridSizeZ))
         printer.print_string(" threads in ")
@@ -459,9 +459,9 @@ class LaunchFuncOp(xgpu.LaunchFuncOp):
             printer.print_list(
                 self.kernelOperands,
                 lambda v: (
-                    printer.print_operand(v),
-                    printer.print_string(" : "),
-                    printer.print_attribute(v.type),
+                    printer.print_operand(v),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_string(" : "),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_attribute(v.type),  # type: ignore[func-returns-value]  # the lambda only prints
                 ),
             )
             printer.print_string(")")
@@ -543,9 +543,9 @@ class LaunchOp(xgpu.LaunchOp):
             printer.print_list(
                 list(zip(size_args, sizes, strict=True)),
                 lambda p: (
-                    printer.print_operand(p[0]),
-                    printer.print_string(" = "),
-                    printer.print_operand(p[1]),
+                    printer.print_operand(p[0]),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_string(" = "),  # type: ignore[func-returns-value]  # the lambda only prints
+                    printer.print_operand(p[1]),  # type: ignore[func-returns-value]  # the lambda only prints
                 ),
             )
             printer.print_string(")")
@@ -600,7 +600,7 @@ class YieldOp(_TerminatorSyntax, xgpu.YieldOp):
 
 
 def _dimension_op(base: type[IRDLOperation]) -> type[IRDLOperation]:
-    class DimensionOp(base):  # type: ignore[misc, valid-type]
+    class DimensionOp(base):  # type: ignore[misc, valid-type]  # a class built on the xDSL op class given
         __doc__ = f"`{base.name} x|y|z`: an index of the launch grid."
 
         @classmethod

@@ -60,6 +60,7 @@ from xdsl.irdl import (
     IRDLOperation,
     RangeOf,
     VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -97,7 +98,7 @@ class LLVMTypedPointerType(ParametrizedAttribute, TypeAttribute):
         super().__init__(pointee, NoneAttr() if addr_space is None else IntAttr(addr_space))
 
     @classmethod
-    def new(cls, params: Sequence[Attribute]) -> Attribute:  # type: ignore[override]
+    def new(cls, params: Sequence[Attribute]) -> Attribute:  # type: ignore[override]  # returns the opaque-pointer type for an opaque spelling, as MLIR parses it
         pointee, addr_space = params
         if isinstance(pointee, NoneAttr):
             assert isinstance(addr_space, IntAttr | NoneAttr)
@@ -163,7 +164,7 @@ class IntToPtrOp(IRDLOperation):
     assembly_format = "$input attr-dict `:` type($input) `to` type($output)"
 
     input = operand_def(IntegerType)
-    output = result_def(xllvm.LLVMPointerType | LLVMTypedPointerType)
+    output = result_def(base(xllvm.LLVMPointerType) | base(LLVMTypedPointerType))
 
     traits = traits_def(NoMemoryEffect())
 

@@ -45,6 +45,7 @@ from xdsl.ir import Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
+    base,
     irdl_op_definition,
     operand_def,
     region_def,
@@ -105,7 +106,7 @@ class CastOp(xmemref.CastOp):
             raise VerifyException(
                 f"'memref.cast' op operand type {src} and result type {dst} are cast incompatible"
             )
-        if src.element_type != dst.element_type or src.memory_space != dst.memory_space:
+        if src.element_type != dst.element_type or src.memory_space != dst.memory_space:  # type: ignore[attr-defined]  # xDSL types the operands as Attribute; the operand constraints make both memref types
             raise VerifyException(
                 f"'memref.cast' op operand type {src} and result type {dst} are cast "
                 "incompatible (element type or memory space differ)"
@@ -260,7 +261,7 @@ class RankOp(xmemref.RankOp):
     """`memref.rank %m : memref<?x?xf32>`: the rank of a ranked or unranked memref, as index."""
 
     name = "memref.rank"
-    source = operand_def(MemRefType | UnrankedMemRefType)
+    source = operand_def(base(MemRefType) | base(UnrankedMemRefType))
     rank = result_def(IndexType)
 
     assembly_format = "$source attr-dict `:` type($source)"

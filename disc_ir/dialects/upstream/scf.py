@@ -22,6 +22,7 @@ of xDSL's classes, same op names):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects import scf as xscf
@@ -61,7 +62,7 @@ class ReduceOp(xscf.ReduceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands: list[SSAValue] = []
+        operands: Sequence[SSAValue] = []
         if parser.parse_optional_punctuation("("):
             unresolved: list[UnresolvedOperand] = parser.parse_comma_separated_list(
                 parser.Delimiter.NONE, parser.parse_unresolved_operand
@@ -263,7 +264,7 @@ class ForOp(xscf.ForOp):
         bounds = [parser.resolve_operand(v, indvar_type) for v in (lb, ub, step)]
         body = parser.parse_region((indvar.resolve(indvar_type), *block_args))
         attrs = parser.parse_optional_attr_dict()
-        op = cls(*bounds, init_values, body)
+        op = cls(bounds[0], bounds[1], bounds[2], init_values, body)
         op.attributes |= attrs
         if not iter_args:
             for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):

@@ -558,7 +558,7 @@ def _fold_float_binary(op: Operation, consts: Consts, fn: FloatBinFn) -> FoldRes
     if consts[0] is None or consts[1] is None:
         return None
     a, b = float_value(consts[0]), float_value(consts[1])
-    if a is None or b is None or consts[0].type != consts[1].type:  # type: ignore[union-attr]
+    if a is None or b is None or consts[0].type != consts[1].type:  # type: ignore[attr-defined]  # float_value() accepted both: typed float attributes
         return None
     attr = make_float_attr(fn(a, b), op.results[0].type)
     return (attr,) if attr is not None else None

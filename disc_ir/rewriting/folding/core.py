@@ -18,6 +18,7 @@ trait / `HasFolderInterface`, so dialects that define their own folds take part.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -61,17 +62,17 @@ def register_folder(*names: str, in_place: bool = False) -> Callable[[Folder], F
 
 #: per op class: None (not `ConstantLike`), its `HasFolder` trait, or True
 #: (the constant is the `value` property or attribute)
-_CONSTANT_KIND: dict[type[Operation], HasFolder | bool | None] = {}
+_CONSTANT_KIND: dict[type[Operation], HasFolder | Literal[True] | None] = {}
 
 
-def _constant_kind(op: Operation) -> HasFolder | bool | None:
+def _constant_kind(op: Operation) -> HasFolder | Literal[True] | None:
     cls = type(op)
     try:
         return _CONSTANT_KIND[cls]
     except KeyError:
-        kind: HasFolder | bool | None = None
+        kind: HasFolder | Literal[True] | None = None
         if has_trait(op, ConstantLike, value_if_unregistered=False):
-            folder = get_trait(op, HasFolder)
+            folder = get_trait(op, HasFolder)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
             kind = folder if folder is not None else True
         _CONSTANT_KIND[cls] = kind
         return kind
@@ -90,9 +91,9 @@ def constant_value(value: SSAValue) -> Attribute | None:
     if kind is None:
         return None
     if kind is not True:
-        folded = kind.fold(op)  # type: ignore[union-attr]
-        if folded is not None and isinstance(attr := folded[value.index], Attribute):
-            return attr
+        folded = kind.fold(op)
+        if folded is not None and isinstance(folded_attr := folded[value.index], Attribute):
+            return folded_attr
         return None
     attr = op.properties.get("value")
     if attr is None:
@@ -136,7 +137,7 @@ def may_fold(op: Operation) -> bool:
         found = (
             op.name in _FOLDERS
             or op.name in _IN_PLACE_FOLDERS
-            or get_trait(op, HasFolder) is not None
+            or get_trait(op, HasFolder) is not None  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
         )
         _HAS_FOLDER[cls] = found
         return found
@@ -170,7 +171,7 @@ def fold_with_constants(
         result = folder(op, consts)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             return list(result)
-    elif (trait := get_trait(op, HasFolder)) is not None:
+    elif (trait := get_trait(op, HasFolder)) is not None:  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
         result = trait.fold(op)
         if result is not None and len(result) == len(op.results) and len(result) > 0:
             if all(
@@ -228,7 +229,7 @@ def materialize_constant(
             except Exception:  # noqa: BLE001 - a dialect failing to load: no materializer
                 dialect = None
             if dialect is not None:
-                interface = dialect.get_interface(ConstantMaterializationInterface)
+                interface = dialect.get_interface(ConstantMaterializationInterface)  # type: ignore[type-abstract]  # xDSL looks interfaces up by their abstract base
                 if interface is not None:
                     return interface.materialize_constant(value, type_)
     if isinstance(value, IntegerAttr | FloatAttr):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -91,7 +93,7 @@ def make_float_attr(value: float, type_: Attribute) -> FloatAttr | None:
     rounded = round_to(value, type_)
     if rounded is None:
         return None
-    return FloatAttr(rounded, type_)  # type: ignore[arg-type]
+    return FloatAttr(rounded, cast(AnyFloat, type_))  # round_to() accepted it: a float type
 
 
 def float_value(attr: Attribute) -> float | None:

@@ -9,6 +9,8 @@ Signless integers of width `w` (and `index`, 64 bits wide as MLIR's
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute
 
@@ -57,7 +59,7 @@ def make_int_attr(value: int, type_: Attribute) -> IntegerAttr:
     """
     width = int_width(type_)
     assert width is not None, f"not an integer type: {type_}"
-    return IntegerAttr(to_signed(value, width), type_)  # type: ignore[arg-type]
+    return IntegerAttr(to_signed(value, width), cast(IntegerType | IndexType, type_))  # width: an integer type
 
 
 def int_value(attr: Attribute) -> tuple[int, int] | None:

@@ -122,8 +122,8 @@ def _values(attr: DenseIntOrFPElementsAttr) -> list[Scalar]:
     et = attr.get_element_type()
     raw = list(attr.get_values())
     if _is_int_elem(et):
-        return [_int_view(int(v), et) for v in raw]  # type: ignore[arg-type]
-    return [float(v) for v in raw]  # type: ignore[arg-type]
+        return [_int_view(int(v), et) for v in raw]  # type: ignore[call-overload]  # integer element type: the values are ints
+    return [float(v) for v in raw]  # type: ignore[arg-type]  # a float element type: the values are floats
 
 
 def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
@@ -136,7 +136,7 @@ def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
         if raw == raw[:size] * count:
             et = attr.get_element_type()
             first = next(iter(attr.iter_values()))
-            return _int_view(int(first), et) if _is_int_elem(et) else float(first)  # type: ignore[arg-type]
+            return _int_view(int(first), et) if _is_int_elem(et) else float(first)  # type: ignore[arg-type, call-overload]  # an int for integer element types, else a float
     values = _values(attr)
     if not values:
         return None
@@ -175,7 +175,7 @@ def _make(type_: TensorType, values: Sequence[Scalar]) -> DenseIntOrFPElementsAt
         return None
     plain = TensorType(et, shape)
     try:
-        return DenseIntOrFPElementsAttr.from_list(plain, stored)
+        return DenseIntOrFPElementsAttr.from_list(plain, stored)  # type: ignore[return-value, type-var]  # _is_int_elem / is_supported_float checked `et` above
     except Exception:  # noqa: BLE001 - a value xDSL cannot store: no fold
         return None
 
@@ -252,10 +252,10 @@ _BINARY: dict[str, BinFn] = {
     "mhlo.divide": _div,
     "mhlo.remainder": _rem,
     "mhlo.maximum": lambda a, b, et: (
-        _float_max(a, b) if isinstance(a, float) else max(a, b)  # type: ignore[arg-type]
+        _float_max(a, b) if isinstance(a, float) else max(a, b)
     ),
     "mhlo.minimum": lambda a, b, et: (
-        _float_min(a, b) if isinstance(a, float) else min(a, b)  # type: ignore[arg-type]
+        _float_min(a, b) if isinstance(a, float) else min(a, b)
     ),
     "mhlo.and": _int_only(lambda a, b: a & b),
     "mhlo.or": _int_only(lambda a, b: a | b),
@@ -403,7 +403,7 @@ def fold_unary(op: Operation, consts: Consts) -> FoldResult | None:
 
 def _compare(direction: str, unordered_ne: bool) -> Callable[[Scalar, Scalar], bool]:
     def cmp(a: Scalar, b: Scalar) -> bool:
-        if isinstance(a, float) and (math.isnan(a) or math.isnan(b)):  # type: ignore[arg-type]
+        if isinstance(a, float) and (math.isnan(a) or math.isnan(b)):
             return direction == "NE" and unordered_ne
         return {
             "EQ": a == b,

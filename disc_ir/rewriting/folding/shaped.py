@@ -172,7 +172,7 @@ def fold_extract(op: Operation, consts: Consts) -> FoldResult | None:
             return (values[0],)
         if any(i is None for i in indices):
             return None
-        flat = _flat_index(src_const.get_shape(), indices)  # type: ignore[arg-type]
+        flat = _flat_index(src_const.get_shape(), indices)  # type: ignore[arg-type]  # no None index: checked above
         return (values[flat],) if flat is not None and flat < len(values) else None
     if isinstance(tensor, OpResult) and tensor.op.name == "tensor.from_elements":
         if any(i is None for i in indices):
@@ -180,7 +180,7 @@ def fold_extract(op: Operation, consts: Consts) -> FoldResult | None:
         shape = _shape(tensor.type)
         if shape is None:
             return None
-        flat = _flat_index(shape, indices)  # type: ignore[arg-type]
+        flat = _flat_index(shape, indices)  # type: ignore[arg-type]  # no None index: checked above
         elements = tensor.op.operands
         return (elements[flat],) if flat is not None and flat < len(elements) else None
     return None
@@ -206,14 +206,14 @@ def fold_from_elements(op: Operation, consts: Consts) -> FoldResult | None:
         return None
     values: list[int | float] = []
     for c in consts:
-        if (iv := int_value(c)) is not None:  # type: ignore[arg-type]
+        if (iv := int_value(c)) is not None:  # type: ignore[arg-type]  # no None const: checked above
             values.append(to_signed(iv[0], iv[1]))
-        elif hasattr(c, "value") and isinstance(getattr(c.value, "data", None), float):  # type: ignore[union-attr]
-            values.append(c.value.data)  # type: ignore[union-attr]
+        elif hasattr(c, "value") and isinstance(getattr(c.value, "data", None), float):  # type: ignore[union-attr]  # no None const: checked above
+            values.append(c.value.data)  # type: ignore[union-attr]  # no None const: checked above
         else:
             return None
     try:
-        return (DenseIntOrFPElementsAttr.from_list(result_type, values),)  # type: ignore[arg-type]
+        return (DenseIntOrFPElementsAttr.from_list(result_type, values),)
     except Exception:  # noqa: BLE001 - an element type xDSL cannot store densely: no fold
         return None
 

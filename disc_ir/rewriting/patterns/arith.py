@@ -129,7 +129,7 @@ class ReassociateConstants(RewritePattern):
         new = cls.create(
             operands=list(operands),
             result_types=[op.results[0].type],
-            properties=_merge_overflow(op, inner),  # type: ignore[arg-type]
+            properties=_merge_overflow(op, inner),  # type: ignore[arg-type]  # _merge_overflow gives attribute values
         )
         rewriter.replace(op, new)
 

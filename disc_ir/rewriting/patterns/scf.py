@@ -135,6 +135,8 @@ class IfConvertTrivialToSelect(RewritePattern):
         then_yield = then_region.block.last_op
         else_yield = else_region.block.last_op
         assert then_yield is not None and else_yield is not None
+        if not len(then_yield.operands) == len(else_yield.operands) == len(op.results):
+            return  # a yield that does not match the results (xDSL's verifier lets it by)
         pairs = list(zip(then_yield.operands, else_yield.operands, strict=True))
         non_hoistable = [
             i

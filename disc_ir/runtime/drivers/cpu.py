@@ -603,7 +603,7 @@ class CpuDriver(Driver):
 
 def cpu_driver(exec_ctx: ExecutionContext) -> CpuDriver:
     """The CPU driver of ``exec_ctx``'s RAL context."""
-    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]
+    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]  # the context registered this driver under DRIVER_NAME
 
 
 # ---------------------------------------------------------------------------
@@ -694,7 +694,7 @@ def ral_cpu_kernel_launch(
 def ral_cpu_inc_ref(ctx: Ctx, stream: PVoid, value: MemRef[N, T]) -> MemRef[N, T]:
     """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}___m{N}d{T}``: one more reference to the
     buffer (a bitcast that aliases it)."""
-    cpu_driver(ctx).inc_ref(ctx, value.aligned)
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     return value
 
 
@@ -710,7 +710,7 @@ def ral_cpu_inc_ref_reshape(
     """``inc_ref___cpu___pvoid_pvoid_m{N}d{T}_m1di64___m{M}d{T}``: an aliasing reshape of a
     contiguous buffer to the sizes in ``shape``."""
     reshaped = reshaped_alias(value, shape, M)
-    cpu_driver(ctx).inc_ref(ctx, value.aligned)
+    cpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     return reshaped
 
 

@@ -211,9 +211,9 @@ class CublasHandle:
     def __init__(self, stream: int, lib: LibCublas | None = None):
         self.lib = lib if lib is not None else libcublas()
         handle = ctypes.c_void_p()
-        self.lib.check("cublasCreate", self.lib.cublasCreate_v2(ctypes.byref(handle)))  # type: ignore[attr-defined]
+        self.lib.check("cublasCreate", self.lib.cublasCreate_v2(ctypes.byref(handle)))
         self.handle = handle.value
-        self.lib.check("cublasSetStream", self.lib.cublasSetStream_v2(self.handle, stream))  # type: ignore[attr-defined]
+        self.lib.check("cublasSetStream", self.lib.cublasSetStream_v2(self.handle, stream))
 
     def run(self, call: CublasGemmCall) -> None:
         """Enqueues ``call`` on the handle's stream (``C = op(A) op(B)``, beta 0)."""
@@ -222,11 +222,12 @@ class CublasHandle:
         head = (self.handle, call.transa, call.transb, call.m, call.n, call.k, ctypes.byref(alpha))
         # Each matrix: pointer, data type, leading dimension (and batch stride),
         # in the argument order of cuda_libs' prototypes.
-        mats = [
+        mats: list[tuple[int, ...]] = [
             (call.a, data_type, call.lda, call.stride_a),
             (call.b, data_type, call.ldb, call.stride_b),
             (call.c, data_type, call.ldc, call.stride_c),
         ]
+        tail: tuple[int, ...]
         if call.batch == 1:
             name, mats, tail = "cublasGemmEx", [m[:3] for m in mats], ()
         else:
@@ -264,5 +265,5 @@ class CublasHandle:
 
     def close(self) -> None:
         if self.handle:
-            self.lib.cublasDestroy_v2(self.handle)  # type: ignore[attr-defined]
+            self.lib.cublasDestroy_v2(self.handle)
             self.handle = None

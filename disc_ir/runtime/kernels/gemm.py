@@ -132,7 +132,7 @@ def register_ral_gemm(
 
     # The same ABI annotations, less the trailing hint (ral_api reads them).
     signature = inspect.signature(with_hint)
-    without_hint.__signature__ = signature.replace(  # type: ignore[attr-defined]
+    without_hint.__signature__ = signature.replace(  # type: ignore[attr-defined]  # sets the signature inspect reports for the registry
         parameters=list(signature.parameters.values())[:-1]
     )
     without_hint.__annotations__ = dict(with_hint.__annotations__)

@@ -297,3 +297,13 @@ func.func @tuples_calls_control(%a: tensor<4xf16>, %p: tensor<i1>, %n: tensor<i3
   }) : (tensor<i32>) -> tensor<4xf16>
   return %5 : tensor<4xf16>
 }
+
+// -----
+
+// mhlo.erf: only today's mhlo has it (no lmhlo form).
+// CHECK-LABEL: func.func @erf
+func.func @erf(%f: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // CHECK: {{%.*}} = mhlo.erf %arg0 : tensor<?x4xf32>
+  %0 = mhlo.erf %f : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

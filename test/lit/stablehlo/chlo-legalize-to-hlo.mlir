@@ -21,6 +21,17 @@ func.func @erf(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// mhlo.erf (today's mhlo) expands as chlo.erf does.
+// CHECK-LABEL: func.func @mhlo_erf
+// CHECK: mhlo.clamp
+// CHECK-NOT: mhlo.erf
+func.func @mhlo_erf(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = mhlo.erf %x : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // Constants shaped like a dynamic operand: a scalar broadcast to its shape.
 // CHECK-LABEL: func.func @erf_dynamic_bf16
 // CHECK: %[[W:.*]] = mhlo.convert %arg0 : (tensor<?xbf16>) -> tensor<?xf32>

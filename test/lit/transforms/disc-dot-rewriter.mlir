@@ -124,3 +124,28 @@ func.func @free_dim_transpose_kept(%x: tensor<3x2x4xf32>, %w: tensor<4x5xf32>) -
   %0 = "mhlo.dot_general"(%t, %w) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
   return %0 : tensor<2x3x5xf32>
 }
+
+// -----
+
+// No contracting dims (an outer product): a unit dim appended to each
+// operand is contracted, a gemm with k = 1.
+// CHECK-LABEL: func.func @outer_product
+// CHECK:         "mhlo.dot_general"({{.*}}) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<?x1xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+// CHECK-NOT:     "mhlo.dot_general"
+func.func @outer_product(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<>} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// f16 operands, f32 result: the operands are widened first (one element type
+// for the gemm).
+// CHECK-LABEL: func.func @mixed_precision
+// CHECK:         %[[A:.*]] = mhlo.convert %arg0 : (tensor<?x4xf16>) -> tensor<?x4xf32>
+// CHECK:         %[[B:.*]] = mhlo.convert %arg1 : (tensor<4x5xf16>) -> tensor<4x5xf32>
+// CHECK:         "mhlo.dot_general"(%[[A]], %[[B]]) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x4xf32>, tensor<4x5xf32>) -> tensor<?x5xf32>
+func.func @mixed_precision(%a: tensor<?x4xf16>, %b: tensor<4x5xf16>) -> tensor<?x5xf32> {
+  %0 = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<?x4xf16>, tensor<4x5xf16>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}

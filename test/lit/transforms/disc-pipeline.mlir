@@ -4,16 +4,18 @@
 // RUN: not disc-opt '--disc-pipeline{target=tpu}' %s 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
 // The pipeline up to bufferization: tensors become buffers allocated with
-// their dynamic sizes, every mhlo op becomes its lmhlo form.
+// their dynamic sizes, every mhlo op becomes its lmhlo form (the input
+// phase's run-time check of the bias broadcast included).
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%arg0: memref<?x?xf32>, %arg1: memref<?xf32>) -> memref<?x?xf32>
-// CHECK-NOT: mhlo.
+// CHECK-NOT: {{"mhlo\.|= mhlo\.}}
 // Inputs are tied to their symbolic shapes (disc_shape.tie_shape, then
 // memref.reinterpret_cast after bufferization).
 // CHECK: %[[D0:.*]] = memref.dim %arg0, %c0
 // CHECK: %[[D1:.*]] = memref.dim %arg0, %c1
 // CHECK: %[[X:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%[[D0]], %[[D1]]], strides: [%[[D1]], 1]
 // CHECK: %[[BIAS:.*]] = memref.reinterpret_cast %arg1
+// CHECK: ral_shape_assertion
 // CHECK: %[[B:.*]] = memref.alloc(%[[D0]], %[[D1]]) : memref<?x?xf32>
 // CHECK: "lmhlo.dynamic_broadcast_in_dim"(%[[BIAS]], %{{.*}}, %[[B]])
 // CHECK: %[[S:.*]] = memref.alloc(%[[D0]], %[[D1]]) : memref<?x?xf32>
@@ -29,7 +31,7 @@
 // DUMPS: IR Dump After DiscDotRewriterPass (disc-dot-rewriter)
 // DUMPS-NOT: IR Dump After DiscMhloMarkShapeCalcPass
 
-// BADPHASE: pass 'disc-pipeline': unknown phase 'nowhere' (phases: tensor, placement, bufferize, lhlo, ral, codegen, llvm)
+// BADPHASE: pass 'disc-pipeline': unknown phase 'nowhere' (phases: input, tensor, placement, bufferize, lhlo, ral, codegen, llvm)
 // BADTARGET: pass 'disc-pipeline': unknown target 'tpu' (known: cpu, cuda)
 
 func.func @main(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32>

@@ -133,7 +133,7 @@ class CudaRalContext(RalContext):
         if self._closed:
             raise RalError("the RAL context is closed")
         arrays = [self.adapt_input(i, x) for i, x in enumerate(inputs)]
-        self.check_inputs(arrays)  # type: ignore[arg-type]
+        self.check_inputs(arrays)  # type: ignore[arg-type]  # device inputs are checked like ndarrays (shape, dtype)
         driver = self.cuda
         host_view: list[np.ndarray] = []
         device_inputs: dict[int, DeviceArray] = {}

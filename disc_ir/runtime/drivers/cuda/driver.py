@@ -333,7 +333,7 @@ class CudaDriver(Driver):
             name = specs[index].name
         from disc_ir.runtime.context import check_input
 
-        check_input(index, device, element.code, rank, name)  # type: ignore[arg-type]
+        check_input(index, device, element.code, rank, name)  # type: ignore[arg-type]  # a device input is checked like an ndarray (shape, dtype)
         address = device.ptr
         if address % KERNEL_BUFFER_ALIGNMENT and device.nbytes:
             # Kernels assume aligned buffers (their pointer arguments say so to
@@ -362,7 +362,7 @@ class CudaDriver(Driver):
                 return True
         return self.backend.pointer_device(address) is not None
 
-    def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> DeviceArray:
+    def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> DeviceArray:  # type: ignore[override]  # CUDA outputs stay on the device: a DeviceArray, not an ndarray
         """The output as a DeviceArray: owning the block the code allocated (no copy),
         the caller's device input when forwarded, else (constants, staged inputs) a copy."""
         desc: MemRefDescriptor = value
@@ -532,7 +532,7 @@ def _span_bytes(desc: MemRefDescriptor) -> int:
 
 def gpu_driver(exec_ctx: ExecutionContext) -> CudaDriver:
     """The CUDA driver of ``exec_ctx``'s RAL context."""
-    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]
+    return exec_ctx.context.get_driver(DRIVER_NAME)  # type: ignore[return-value]  # the context registered this driver under DRIVER_NAME
 
 
 def stream_driver(exec_ctx: ExecutionContext, stream: int, api: str) -> CudaDriver:

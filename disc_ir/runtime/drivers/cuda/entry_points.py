@@ -56,7 +56,7 @@ def ral_cuda_recv_input(ctx: Ctx, index: I64, *, T: str, N: int) -> MemRef[N, T]
         try:
             return context.cuda.recv_device_input(ctx, index, element, N)
         except RalInputError as err:
-            ctx.signal_error(err)
+            ctx.signal_error(err)  # type: ignore[attr-defined]  # a Ctx spec arrives as the ExecutionContext
             return MemRefDescriptor(0, 0, 0, (0,) * N, (1,) * N, element)
     from disc_ir.runtime.drivers.cpu import cpu_driver
 
@@ -71,7 +71,7 @@ def ral_cuda_send_output(ctx: Ctx, index: I64, value: MemRef[N, T]) -> None:
     if placements is not None and index < len(placements):
         on_device = placements[index] == "gpu"
     else:
-        on_device = context.cuda.is_device_address(ctx, value.aligned)
+        on_device = context.cuda.is_device_address(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     if on_device:
         context.cuda.send_output(ctx, index, value)
         return
@@ -245,7 +245,7 @@ def ral_gpu_sync_all(ctx: Ctx) -> None:
 @ral_api("inc_ref", "gpu", T=ALL_ELEMENTS, N=range(MAX_RANK + 1))
 def ral_gpu_inc_ref(ctx: Ctx, stream: PVoid, value: MemRef[N, T]) -> MemRef[N, T]:
     """``inc_ref___gpu___pvoid_pvoid_m{N}d{T}___m{N}d{T}`` (``ral_base_cuda_bitcast``)."""
-    gpu_driver(ctx).inc_ref(ctx, value.aligned)
+    gpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     return value
 
 
@@ -256,7 +256,7 @@ def ral_gpu_inc_ref_reshape(
     """``inc_ref___gpu___pvoid_pvoid_m{N}d{T}_m1di64___m{M}d{T}``: an aliasing reshape; the
     target shape is a host memref."""
     reshaped = reshaped_alias(value, shape, M)
-    gpu_driver(ctx).inc_ref(ctx, value.aligned)
+    gpu_driver(ctx).inc_ref(ctx, value.aligned)  # type: ignore[attr-defined]  # a MemRef spec arrives as a MemRefDescriptor
     return reshaped
 
 

@@ -65,7 +65,7 @@ def _fast_send_output(generic: Any, element: ScalarType, rank: int) -> Any:
 
     def invoke(exec_ctx: ExecutionContext, slots: Any) -> None:
         state = exec_ctx.driver_state.get(DRIVER_NAME)
-        placements = exec_ctx.context.output_placements  # type: ignore[attr-defined]
+        placements = exec_ctx.context.output_placements  # type: ignore[attr-defined]  # installed on the CUDA context only, which has output_placements
         index = _I64C.from_address(slots[1]).value
         if (
             state is None
@@ -108,11 +108,11 @@ def _with_cuda_state(generic: Any, run: Callable[[CudaExecState, Any], None]) ->
 
 def _alloc_into_slots(state: CudaExecState, slots: Any) -> None:
     nbytes = _I64C.from_address(slots[1]).value
-    _U64.from_address(slots[2]).value = state.driver.alloc_for(state, nbytes)
+    _U64.from_address(slots[2]).value = state.driver.alloc_for(state, nbytes)  # type: ignore[union-attr]  # the driver makes its exec states with itself (CudaExecState(self))
 
 
 def _dealloc_from_slots(state: CudaExecState, slots: Any) -> None:
-    state.driver.dealloc_for(state, _U64.from_address(slots[1]).value)
+    state.driver.dealloc_for(state, _U64.from_address(slots[1]).value)  # type: ignore[union-attr]  # the driver makes its exec states with itself (CudaExecState(self))
 
 
 def _fast_const(generic: Any, code: str, rank: int) -> Any:
