@@ -15,15 +15,16 @@ function until nothing changes.
 - a (dynamic_)broadcast_in_dim of an expand-dims `mhlo.reshape` /
   `mhlo.dynamic_reshape` (only unit dims inserted, matched on static shapes or
   symbolic dims) broadcasts the reshape's input directly;
-- `x + 0`, `0 + x`, `x * 1`, `1 * x` (constants possibly broadcast) become `x`;
+- `x + 0`, `0 + x`, `x * 1`, `1 * x` (constants possibly broadcast) become
+  `x` (`-0.0 + 0.0` then gives -0.0, as in BladeDISC);
 - `select(p, x, x)`, `select(true, x, y)`, `select(false, x, y)`, and
   `select(pad(true, false), pad(x, 0), 0)` with equal paddings simplify;
-- `convert(convert(x : A) : B) : A` becomes `x`;
+- `convert(convert(x : A) : B) : A` becomes `x` when A -> B is exact;
 - `tensor.from_elements(tensor.extract(t))` becomes `mhlo.reshape t` (0-d `t`)
   or `t` itself (a 1-element 1-d `t`, through a `tensor.cast`);
 - `arith.trunci(arith.index_cast(i : index -> i64) -> i32)` becomes one
   `index_cast` to i32 and `index_cast(index_cast(x))` back to `x`'s type
-  becomes `x` (the inner cast used once);
+  through a type at least as wide becomes `x` (the inner cast used once);
 - `mhlo.get_dimension_size` becomes `tensor.dim` + `arith.index_cast` in a
   `tensor.from_elements`, and the scalar mhlo add/multiply/subtract/divide
   computed from it become arith ops on the extracted scalars;
@@ -41,12 +42,15 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
+    Signedness,
     SymbolRefAttr,
     TensorType,
 )
@@ -69,6 +73,8 @@ from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
+from disc_ir.rewriting.folding.core import is_bitwise_splat
+from disc_ir.rewriting.folding.floats import round_to
 from disc_ir.rewriting.greedy import GreedyConfig
 
 _BROADCASTS = ("mhlo.broadcast", "mhlo.broadcast_in_dim", "mhlo.dynamic_broadcast_in_dim")
@@ -112,7 +118,7 @@ def _dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
 def _single_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     """The value of a splat or one-element dense attribute (signed for integers)."""
     values = attr.get_values()
-    if not values or (len(values) != 1 and not attr.is_splat()):
+    if not values or (len(values) != 1 and not (attr.is_splat() and is_bitwise_splat(attr))):
         return None
     return values[0]  # type: ignore[return-value]  # a complex constant gives a pair; callers compare it or check the element type
 
@@ -317,7 +323,13 @@ class BroadcastOfExpandReshape(RewritePattern):
 
 
 class AddZero(RewritePattern):
-    """`x + 0` / `0 + x` -> `x`."""
+    """`x + 0` / `0 + x` -> `x`.
+
+    For floats this is BladeDISC's AddZero fold (its test `add_zero_tensor`
+    requires it): exact except for the sign of a zero result, `-0.0 + 0.0` is
+    +0.0 but the fold gives -0.0 (canonicalize's mhlo.add folder, which is
+    exact, folds only `x + -0.0`).
+    """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         lhs, rhs = op.operands
@@ -371,12 +383,63 @@ class SelectSimplifier(RewritePattern):
             rewriter.replace(op, [], [on_true])
 
 
+_FLOAT_FORMATS: dict[type, tuple[int, int]] = {
+    Float16Type: (11, 15),
+    BFloat16Type: (8, 127),
+    Float32Type: (24, 127),
+    Float64Type: (53, 1023),
+}
+"""(significand bits with the implicit one, largest exponent) per float type."""
+
+
+def _int_range(t: IntegerType) -> tuple[int, int]:
+    """The values of integer type `t` as mhlo computes them (i1 and ui* unsigned)."""
+    width = t.width.data
+    if width == 1 or t.signedness.data == Signedness.UNSIGNED:
+        return 0, (1 << width) - 1
+    return -(1 << (width - 1)), (1 << (width - 1)) - 1
+
+
+def is_exact_conversion(source: Attribute, middle: Attribute) -> bool:
+    """Every value of element type `source` converts to `middle` and back unchanged.
+
+    Integers: `middle` holds `source`'s range (widening, signedness kept, or
+    unsigned into a strictly wider signed type; i1 into any integer). Floats:
+    `middle` has at least `source`'s significand and exponent range (not
+    f16 <-> bf16). Integer into float: the significand holds every value.
+    """
+    if isinstance(source, IntegerType) and isinstance(middle, IntegerType):
+        low, high = _int_range(source)
+        mid_low, mid_high = _int_range(middle)
+        return mid_low <= low and high <= mid_high
+    src_float = _FLOAT_FORMATS.get(type(source))
+    mid_float = _FLOAT_FORMATS.get(type(middle))
+    if src_float is not None and mid_float is not None:
+        return mid_float[0] >= src_float[0] and mid_float[1] >= src_float[1]
+    if isinstance(source, IntegerType) and mid_float is not None:
+        low, high = _int_range(source)
+        # |v| < 2**precision is exact; the signed minimum is a power of two
+        return max(high, -low - 1).bit_length() <= mid_float[0]
+    return False
+
+
 class ConvertOfConvert(RewritePattern):
-    """`convert(convert(x : A) : B) : A` -> `x`."""
+    """`convert(convert(x : A) : B) : A` -> `x` when converting A to B is exact.
+
+    BladeDISC's ConvertSimplifierPattern (disc_algebraic_simplifier.cc) drops
+    any round trip, which truncates nothing: f32 -> i32 -> f32 (a truncation
+    toward zero), f32 -> f16/bf16 -> f32, i32 -> i8 -> i32 or i32 -> f32 -> i32
+    all change values. Only the exact round trips (`is_exact_conversion`) fold.
+    """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         inner = _producer(op.operands[0], "mhlo.convert")
-        if inner is not None and inner.operands[0].type == op.results[0].type:
+        if inner is None or inner.operands[0].type != op.results[0].type:
+            return
+        source, middle = _ranked(inner.operands[0]), _ranked(op.operands[0])
+        if source is None or middle is None:
+            return
+        if is_exact_conversion(source.element_type, middle.element_type):
             rewriter.replace(op, [], [inner.operands[0]])
 
 
@@ -401,6 +464,13 @@ class FromElementsOfExtract(RewritePattern):
             and result_type.get_num_dims() == 1
         ):
             rewriter.replace(op, tensor.CastOp(source, result_type))
+
+
+def _int_width(t: Attribute) -> int | None:
+    """The bit width of an integer type, 64 for `index`, None otherwise."""
+    if isinstance(t, IndexType):
+        return 64
+    return t.width.data if isinstance(t, IntegerType) else None
 
 
 def _is_int_type(t: Attribute, width: int) -> bool:
@@ -434,7 +504,12 @@ class IndexCastRoundTrip(RewritePattern):
         if inner is None:
             return
         source = inner.operands[0]
-        if source.type == op.results[0].type and value.has_one_use():
+        if source.type != op.results[0].type or not value.has_one_use():
+            return
+        # exact only through a type at least as wide (BladeDISC's
+        # IndexCastSimplifierPattern also drops index -> i32 -> index)
+        source_width, middle_width = _int_width(source.type), _int_width(value.type)
+        if source_width is not None and middle_width is not None and middle_width >= source_width:
             rewriter.replace(op, [], [source])
 
 
@@ -542,8 +617,12 @@ class FoldBroadcastSqrtOfConstant(RewritePattern):
                     dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])  # type: ignore[type-var]  # `const_type` is the constant's tensor type
                 elif isinstance(value, float):
                     root_f = math.sqrt(value) if value >= 0 else math.nan
-                    folded = (1.0 / root_f if root_f else math.inf) if is_rsqrt else root_f
-                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [folded])  # type: ignore[type-var]  # `const_type` is the constant's tensor type
+                    inverse = 1.0 / root_f if root_f else math.copysign(math.inf, root_f)
+                    folded = inverse if is_rsqrt else root_f  # rsqrt(-0.0) is -inf
+                    rounded = round_to(folded, element)  # once, from the double
+                    if rounded is None:
+                        continue
+                    dense = DenseIntOrFPElementsAttr.from_list(const_type, [rounded])  # type: ignore[type-var]  # `const_type` is the constant's tensor type
                 else:
                     continue
                 new_const = ConstantOp(dense)  # type: ignore[arg-type]  # `const_type` is the constant's tensor type

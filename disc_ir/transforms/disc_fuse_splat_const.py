@@ -34,6 +34,7 @@ from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.folding.core import is_bitwise_splat
 
 
 def is_splat_constant(op: Operation) -> bool:
@@ -41,7 +42,11 @@ def is_splat_constant(op: Operation) -> bool:
     if op.name != "lmhlo.constant":
         return False
     value = inherent_attr(op, "value")
-    return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
+    return (
+        isinstance(value, DenseIntOrFPElementsAttr)
+        and value.is_splat()
+        and is_bitwise_splat(value)  # xDSL's is_splat takes [-0.0, 0.0] for a splat
+    )
 
 
 def _fused_readers(

@@ -64,3 +64,19 @@ def test_float_to_int_saturates(src, dst):
         x = np.array(SPECIALS, fdt)
     (got,) = run(compiled(_graph(src, dst)), x)
     np.testing.assert_array_equal(got, _reference(x, np.dtype(idt)))
+
+
+def test_truncation_through_int_round_trip_is_kept():
+    """`x + convert(convert(x : f32 -> i32) -> f32)` is `x + trunc(x)`, not `2x`:
+    the algebraic simplifier keeps a round trip through a narrower type."""
+    graph = """
+func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = mhlo.convert %x : (tensor<?xf32>) -> tensor<?xi32>
+  %1 = mhlo.convert %0 : (tensor<?xi32>) -> tensor<?xf32>
+  %2 = mhlo.add %1, %x : tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+"""
+    x = np.array([2.7, -2.7, 0.5, -0.5, 3.0, 1e3 + 0.25], np.float32)
+    (got,) = run(compiled(graph), x)
+    np.testing.assert_array_equal(got, np.trunc(x) + x)

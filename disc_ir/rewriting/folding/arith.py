@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from disc_ir.rewriting.folding.core import FOLDED_IN_PLACE, FoldResult, register_folder
-from disc_ir.rewriting.folding.floats import float_value, ieee_div, make_float_attr
+from disc_ir.rewriting.folding.floats import float_value, ieee_div, make_float_attr, round_int_to
 from disc_ir.rewriting.folding.ints import (
     int_value,
     int_width,
@@ -533,7 +533,8 @@ def _int_to_float(op: Operation, consts: Consts, signed: bool) -> FoldResult | N
     if src is None or (iv := int_value(src)) is None:
         return None
     value = to_signed(iv[0], iv[1]) if signed else iv[0]
-    attr = make_float_attr(float(value), op.results[0].type)
+    rounded = round_int_to(value, op.results[0].type)  # one rounding, from the exact integer
+    attr = make_float_attr(rounded, op.results[0].type) if rounded is not None else None
     return (attr,) if attr is not None else None
 
 

@@ -44,7 +44,12 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.rewriting.folding.core import FoldResult, register_folder
-from disc_ir.rewriting.folding.floats import ieee_div, is_supported_float, round_to
+from disc_ir.rewriting.folding.floats import (
+    ieee_div,
+    is_supported_float,
+    round_int_to,
+    round_to,
+)
 from disc_ir.rewriting.folding.ints import (
     int_width,
     to_signed,
@@ -138,6 +143,10 @@ def _splat(attr: DenseIntOrFPElementsAttr) -> Scalar | None:
     first = values[0]
     if isinstance(first, float) and math.isnan(first):
         return first if all(isinstance(v, float) and math.isnan(v) for v in values) else None
+    if isinstance(first, float):  # `==` would take [-0.0, 0.0] for a splat
+        sign = math.copysign(1.0, first)
+        same = all(v == first and math.copysign(1.0, v) == sign for v in values)
+        return first if same else None
     return first if all(v == first for v in values) else None
 
 
@@ -191,11 +200,22 @@ BinFn = Callable[[Scalar, Scalar, Attribute], Scalar | None]
 
 
 def _float_max(a: float, b: float) -> float:
-    return math.nan if math.isnan(a) or math.isnan(b) else max(a, b)
+    """IEEE maximum (`arith.maximumf`, what the generated code computes): NaN
+    propagates and -0.0 < +0.0 (Python's `max(-0.0, 0.0)` is -0.0)."""
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if a == b == 0.0:
+        return a if math.copysign(1.0, a) > 0 else b
+    return max(a, b)
 
 
 def _float_min(a: float, b: float) -> float:
-    return math.nan if math.isnan(a) or math.isnan(b) else min(a, b)
+    """IEEE minimum (`arith.minimumf`): NaN propagates and -0.0 < +0.0."""
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if a == b == 0.0:
+        return a if math.copysign(1.0, a) < 0 else b
+    return min(a, b)
 
 
 def _div(a: Scalar, b: Scalar, et: Attribute) -> Scalar | None:
@@ -284,6 +304,13 @@ def _is_zero(v: Scalar, et: Attribute) -> bool:
     return v == 0 and not (isinstance(v, float) and math.copysign(1.0, v) < 0)
 
 
+def _is_additive_identity(v: Scalar, et: Attribute) -> bool:
+    """`x + v == x` for every x: integer 0, float -0.0 (`-0.0 + 0.0` is +0.0)."""
+    if isinstance(v, float):
+        return v == 0 and math.copysign(1.0, v) < 0
+    return v == 0
+
+
 def _is_one(v: Scalar, et: Attribute) -> bool:
     if isinstance(et, IntegerType) and et.width.data == 1:
         return False
@@ -296,14 +323,18 @@ def _is_all_ones(v: Scalar, et: Attribute) -> bool:
 
 
 def _identity_folds(op: Operation, consts: Consts) -> FoldResult | None:
-    """`x + 0`, `x - 0`, `x * 1`, `and`/`or` with all-ones / zero splats (mlir-hlo's special cases)."""
+    """`x + 0`, `x - 0`, `x * 1`, `and`/`or` with all-ones / zero splats (mlir-hlo's special cases).
+
+    For floats `x + c` folds only for c = -0.0 and `x - c` only for c = +0.0:
+    mlir-hlo's `x + 0.0 -> x` would turn `-0.0 + 0.0` (+0.0) into -0.0.
+    """
     lhs, rhs = op.operands
     result = op.results[0]
     name = op.name
     if name == "mhlo.add":
-        if _splat_is(consts[0], _is_zero) and _same_type(rhs, result):
+        if _splat_is(consts[0], _is_additive_identity) and _same_type(rhs, result):
             return (rhs,)
-        if _splat_is(consts[1], _is_zero) and _same_type(lhs, result):
+        if _splat_is(consts[1], _is_additive_identity) and _same_type(lhs, result):
             return (lhs,)
     elif name == "mhlo.subtract":
         if _splat_is(consts[1], _is_zero) and _same_type(lhs, result):
@@ -410,6 +441,8 @@ def fold_compare(op: Operation, consts: Consts) -> FoldResult | None:
         return None
     cmp = _compare(direction, unordered_ne=True)
     compare_type = _enum_value(op.attributes.get("compare_type"))
+    if compare_type == "TOTALORDER":
+        return None  # -0.0 < +0.0 and NaNs ordered by bits: not the IEEE compare below
     et = lhs.get_element_type()
     if compare_type in ("SIGNED", "UNSIGNED") and _is_int_elem(et):
         width = int_width(et)
@@ -470,7 +503,9 @@ def _convert_value(v: Scalar, src: Attribute, dst: Attribute) -> Scalar | None:
             return int(v != 0)
         return v
     if is_supported_float(dst):
-        return float(v)
+        # an integer rounds once from its exact value (float(v) first would
+        # round an i64 twice on its way to f32/bf16)
+        return round_int_to(v, dst) if isinstance(v, int) else float(v)
     return None
 
 

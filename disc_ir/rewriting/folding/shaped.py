@@ -24,7 +24,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from disc_ir.rewriting.folding.core import FOLDED_IN_PLACE, FoldResult, register_folder
+from disc_ir.rewriting.folding.core import (
+    FOLDED_IN_PLACE,
+    FoldResult,
+    is_bitwise_splat,
+    register_folder,
+)
 from disc_ir.rewriting.folding.ints import int_value, make_int_attr, to_signed
 
 Consts = list[Attribute | None]
@@ -163,7 +168,7 @@ def fold_extract(op: Operation, consts: Consts) -> FoldResult | None:
     src_const = consts[0]
     if isinstance(src_const, DenseIntOrFPElementsAttr):
         values = src_const.get_attrs()
-        if src_const.is_splat() and values:
+        if src_const.is_splat() and is_bitwise_splat(src_const) and values:  # not [-0.0, 0.0]
             return (values[0],)
         if any(i is None for i in indices):
             return None

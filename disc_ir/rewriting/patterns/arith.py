@@ -1,6 +1,7 @@
 """Canonicalization patterns of `arith` (MLIR's ArithCanonicalization.td).
 
-- `index_cast(index_cast(x))` -> `x` when the types round-trip (also `index_castui`);
+- `index_cast(index_cast(x))` -> `x` when the types round-trip through a type at
+  least as wide (also `index_castui`);
 - `select(%c, false, true) : i1` -> `xori %c, true`;
   `select(%c, 1, 0) : iN` -> `extui %c`; `select(%c, 0, 1) : iN` -> `extui(xori %c, true)`;
 - constant reassociation of add/sub/mul chains:
@@ -27,11 +28,17 @@ from disc_ir.rewriting.patterns.utils import const_int, defining
 
 
 class IndexCastOfIndexCast(RewritePattern):
-    """index_cast(index_cast(x)) -> x when x has the result type."""
+    """index_cast(index_cast(x)) -> x when x has the result type and the middle
+    type is at least as wide as x's (MLIR's pattern also drops a truncating
+    round trip, index -> i32 -> index, which changes values beyond i32)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         inner = defining(op.operands[0], op.name)
-        if inner is not None and inner.operands[0].type == op.results[0].type:
+        if inner is None or inner.operands[0].type != op.results[0].type:
+            return
+        source_width = int_width(inner.operands[0].type)
+        middle_width = int_width(op.operands[0].type)
+        if source_width is not None and middle_width is not None and middle_width >= source_width:
             rewriter.replace(op, [], [inner.operands[0]])
 
 

@@ -34,11 +34,18 @@ func.func @binary() -> (tensor<4xi64>, tensor<4xf32>, tensor<4xi32>, tensor<2xi3
 
 // -----
 
+// Float x + c folds only for c = -0.0 (x + 0.0 turns -0.0 into +0.0: kept),
+// x - c only for c = +0.0 (x - -0.0 is x + 0.0: kept).
 // CHECK-LABEL: func.func @identities
-// CHECK: %0 = mhlo.constant dense<true> : tensor<4xi1>
-// CHECK-NEXT: return %arg0, %arg0, %arg1, %0, %arg0 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
-func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
-  %0 = mhlo.constant dense<0.0> : tensor<4xf32>
+// CHECK-DAG: %[[PZ:.*]] = mhlo.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[NZ:.*]] = mhlo.constant dense<-0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[T:.*]] = mhlo.constant dense<true> : tensor<4xi1>
+// CHECK-DAG: %[[KEPT_ADD:.*]] = mhlo.add %arg0, %[[PZ]] : tensor<4xf32>
+// CHECK-DAG: %[[KEPT_SUB:.*]] = mhlo.subtract %arg0, %[[NZ]] : tensor<4xf32>
+// CHECK: return %arg0, %arg0, %arg1, %[[T]], %arg0, %[[KEPT_ADD]], %[[KEPT_SUB]] : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = mhlo.constant dense<-0.0> : tensor<4xf32>
+  %pz = mhlo.constant dense<0.0> : tensor<4xf32>
   %1 = mhlo.constant dense<1.0> : tensor<4xf32>
   %2 = mhlo.add %0, %arg0 : tensor<4xf32>
   %3 = mhlo.multiply %2, %1 : tensor<4xf32>
@@ -46,8 +53,10 @@ func.func @identities(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> (tensor<4xf3
   %f = mhlo.constant dense<false> : tensor<4xi1>
   %4 = mhlo.and %arg1, %t : tensor<4xi1>
   %5 = mhlo.or %arg1, %t : tensor<4xi1>
-  %6 = mhlo.subtract %arg0, %0 : tensor<4xf32>
-  return %3, %2, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+  %6 = mhlo.subtract %arg0, %pz : tensor<4xf32>
+  %7 = mhlo.add %pz, %arg0 : tensor<4xf32>
+  %8 = mhlo.subtract %arg0, %0 : tensor<4xf32>
+  return %3, %2, %4, %5, %6, %7, %8 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
@@ -137,4 +146,31 @@ func.func @noops(%arg0: tensor<?x4xf32>, %arg1: tensor<2x4xf32>, %arg2: tensor<2
   %i = arith.constant 1 : index
   %8 = tensor.extract %c[%i] : tensor<2xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<i32>, tensor<1x3xi32>, tensor<3xi32>, f32
+}
+
+// -----
+
+// Constant folds agree with the generated code: an integer converts to f32 /
+// bf16 in one rounding from its exact value (2^60 + 2^36 + 1 -> 2^60 + 2^37,
+// not 2^60 through f64; 2^24 + 2^16 + 1 -> 2^24 + 2^17 in bf16, not 2^24
+// through f32); max/min order -0.0 below +0.0 (arith.maximumf/minimumf);
+// a TOTALORDER compare is not folded.
+// CHECK-LABEL: func.func @rounding_and_signed_zeros
+// CHECK-DAG: %[[MIN:.*]] = mhlo.constant dense<-0.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[MAX:.*]] = mhlo.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[BF:.*]] = mhlo.constant dense<1.690830e+07> : tensor<bf16>
+// CHECK-DAG: %[[F:.*]] = mhlo.constant dense<1.15292164e+18> : tensor<f32>
+// CHECK-DAG: %[[TOTAL:.*]] = mhlo.compare  LT, %{{.*}}, %{{.*}},  TOTALORDER
+// CHECK: return %[[F]], %[[BF]], %[[MAX]], %[[MIN]], %[[TOTAL]]
+func.func @rounding_and_signed_zeros() -> (tensor<f32>, tensor<bf16>, tensor<2xf32>, tensor<2xf32>, tensor<2xi1>) {
+  %big = mhlo.constant dense<1152921573326323713> : tensor<i64>
+  %0 = mhlo.convert %big : (tensor<i64>) -> tensor<f32>
+  %mid = mhlo.constant dense<16842753> : tensor<i32>
+  %1 = mhlo.convert %mid : (tensor<i32>) -> tensor<bf16>
+  %a = mhlo.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %b = mhlo.constant dense<[0.0, -0.0]> : tensor<2xf32>
+  %2 = mhlo.maximum %a, %b : tensor<2xf32>
+  %3 = mhlo.minimum %a, %b : tensor<2xf32>
+  %4 = mhlo.compare LT, %a, %b, TOTALORDER : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0, %1, %2, %3, %4 : tensor<f32>, tensor<bf16>, tensor<2xf32>, tensor<2xf32>, tensor<2xi1>
 }

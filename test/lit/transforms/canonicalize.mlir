@@ -133,14 +133,18 @@ func.func @identities(%x: i32, %y: i32, %c: i1, %f: f32) -> (i32, i32, i32, i32,
 
 // -----
 
+// index -> i32 -> index truncates: kept (MLIR's IndexCastOfIndexCast drops
+// it); i32 -> index -> i32 is exact: folded.
 // CHECK-LABEL: func.func @casts
 // CHECK-NEXT:    %c44_i8 = arith.constant 44 : i8
 // CHECK-NEXT:    %cst = arith.constant -3.000000e+00 : f32
 // CHECK-NEXT:    %c-3_i16 = arith.constant -3 : i16
 // CHECK-NEXT:    %c4294967293_i64 = arith.constant 4294967293 : i64
-// CHECK-NEXT:    %0 = arith.extui %arg1 : i1 to i32
-// CHECK-NEXT:    return %arg0, %c4294967293_i64, %c-3_i16, %0, %cst, %c44_i8
-func.func @casts(%i: index, %b: i1) -> (index, i64, i16, i32, f32, i8) {
+// CHECK-NEXT:    %0 = arith.index_cast %arg0 : index to i32
+// CHECK-NEXT:    %1 = arith.index_cast %0 : i32 to index
+// CHECK-NEXT:    %2 = arith.extui %arg1 : i1 to i32
+// CHECK-NEXT:    return %1, %c4294967293_i64, %c-3_i16, %2, %cst, %c44_i8, %arg2
+func.func @casts(%i: index, %b: i1, %j: i32) -> (index, i64, i16, i32, f32, i8, i32) {
   %c = arith.constant -3 : i32
   %0 = arith.index_cast %c : i32 to index
   %1 = arith.extui %c : i32 to i64
@@ -152,7 +156,9 @@ func.func @casts(%i: index, %b: i1) -> (index, i64, i16, i32, f32, i8) {
   %7 = arith.sitofp %c : i32 to f32
   %c300 = arith.constant 300 : i32
   %8 = arith.trunci %c300 : i32 to i8
-  return %3, %1, %5, %6, %7, %8 : index, i64, i16, i32, f32, i8
+  %9 = arith.index_cast %j : i32 to index
+  %10 = arith.index_cast %9 : index to i32
+  return %3, %1, %5, %6, %7, %8, %10 : index, i64, i16, i32, f32, i8, i32
 }
 
 // -----
