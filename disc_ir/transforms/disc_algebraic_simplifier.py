@@ -71,9 +71,9 @@ from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds
 )
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.dense_splat import is_bitwise_splat
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
-from disc_ir.rewriting.folding.core import is_bitwise_splat
 from disc_ir.rewriting.folding.floats import round_to
 from disc_ir.rewriting.greedy import GreedyConfig
 

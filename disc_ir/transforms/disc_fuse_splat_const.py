@@ -33,8 +33,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.dense_splat import is_bitwise_splat
 from disc_ir.passes.registry import register_pass
-from disc_ir.rewriting.folding.core import is_bitwise_splat
 
 
 def is_splat_constant(op: Operation) -> bool:

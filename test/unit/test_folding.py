@@ -271,11 +271,13 @@ def test_round_to_single_rounding_and_signed_zero():
 def test_bitwise_splat():
     from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 
-    from disc_ir.rewriting.folding.core import is_bitwise_splat
+    from disc_ir.ir.dense_splat import is_bitwise_splat
 
     t = TensorType(f32, [2])
     mixed = DenseIntOrFPElementsAttr.from_list(t, [-0.0, 0.0])
-    assert mixed.is_splat() and not is_bitwise_splat(mixed)  # xDSL compares with ==
+    assert not mixed.is_splat() and not is_bitwise_splat(mixed)  # splats by stored bits
+    nans = DenseIntOrFPElementsAttr.from_list(t, [math.nan, math.nan])
+    assert nans.is_splat()  # the same bits
     assert is_bitwise_splat(DenseIntOrFPElementsAttr.from_list(t, [1.5, 1.5]))
     # tensor.extract of [-0.0, 0.0] at index 1 is +0.0, not the "splat" -0.0
     from xdsl.dialects import tensor

@@ -101,19 +101,6 @@ def constant_value(value: SSAValue) -> Attribute | None:
     return attr if len(op.results) == 1 else None
 
 
-def is_bitwise_splat(attr: DenseIntOrFPElementsAttr) -> bool:
-    """Every element of `attr` is stored with the same bits.
-
-    Use it with xDSL's `is_splat`, which compares the values with `==`: it
-    calls `[-0.0, 0.0]` a splat (of -0.0) and `[nan, nan]` none.
-    """
-    raw, count = attr.data.data, len(attr)
-    if count == 0 or len(raw) % count:
-        return False
-    size = len(raw) // count
-    return raw == raw[:size] * count
-
-
 def is_constant(value: SSAValue) -> bool:
     return constant_value(value) is not None
 

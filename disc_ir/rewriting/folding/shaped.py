@@ -24,10 +24,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
+from disc_ir.ir.dense_splat import is_bitwise_splat
 from disc_ir.rewriting.folding.core import (
     FOLDED_IN_PLACE,
     FoldResult,
-    is_bitwise_splat,
     register_folder,
 )
 from disc_ir.rewriting.folding.ints import int_value, make_int_attr, to_signed
