@@ -255,6 +255,16 @@ class ShapeBuilder:
         minus = self.value(self.sub(a, 1))
         return self.insert(arith.SelectOp(cond, self.const(0), minus)).results[0]
 
+    def window_count(self, size: DimValue, window: DimValue, stride: int) -> DimValue:
+        """Number of windows of a strided sliding window (XLA's shape inference for
+        convolution and reduce_window): `size < window ? 0 : (size - window) / stride + 1`,
+        0 (never negative) when the window is wider than the padded input."""
+        if isinstance(size, int) and isinstance(window, int):
+            return 0 if size < window else (size - window) // stride + 1
+        count = self.value(self.add(self.div(self.sub(size, window), stride), 1))
+        cond = self.insert(arith.CmpiOp(self.value(size), self.value(window), _CMP_SLT)).results[0]
+        return self.insert(arith.SelectOp(cond, self.const(0), count)).results[0]
+
     def select_if_eq(self, a: DimValue, b: int, then: DimValue, other: DimValue) -> DimValue:
         """`a == b ? then : other`."""
         if isinstance(a, int):
@@ -463,7 +473,7 @@ def _reduce_window(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> 
             size = b.dilate(b.dim(v, i), base_dil[i])
             size = b.add(size, pad[2 * i] + pad[2 * i + 1])
             eff_window = (window[i] - 1) * win_dil[i] + 1
-            dims.append(b.add(b.div(b.sub(size, eff_window), strides[i]), 1))
+            dims.append(b.window_count(size, eff_window, strides[i]))
         out.append(dims)
     return out
 
@@ -648,7 +658,7 @@ def _conv_dims(
         size = b.dilate(b.dim(inp, in_spatial[i]), lhs_dil[i])
         size = b.add(b.add(size, padding[2 * i]), padding[2 * i + 1])
         window = b.add(b.mul(b.sub(b.dim(kernel, k_spatial[i]), 1), rhs_dil[i]), 1)
-        dims[out_spatial[i]] = b.add(b.div(b.sub(size, window), strides[i]), 1)
+        dims[out_spatial[i]] = b.window_count(size, window, strides[i])
     return dims
 
 
