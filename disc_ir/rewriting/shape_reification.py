@@ -150,11 +150,29 @@ class ShapeBuilder:
         return self.to_index(loaded)
 
     def elements(self, value: SSAValue) -> Shape:
-        """All entries of the 1-d, statically sized shape-like `value`."""
+        """All entries of the statically sized 1-d shape-like `value`, or of a
+        static `N x 2` one (a dynamic_conv padding `[[low, high], ...]`) in
+        row-major order."""
         shape = shape_of(value.type)
+        if shape is not None and len(shape) == 2 and DYNAMIC_INDEX not in shape:
+            return [self._element_2d(value, i, j) for i in range(shape[0]) for j in range(shape[1])]
         if shape is None or len(shape) != 1 or shape[0] == DYNAMIC_INDEX:
             raise ValueError(f"expected a 1-d static shape operand, got {value.type}")
         return [self.element(value, i) for i in range(shape[0])]
+
+    def _element_2d(self, value: SSAValue, row: int, col: int) -> DimValue:
+        """Entry `[row, col]` of the static 2-d integer `value`, as an index size."""
+        width = (shape_of(value.type) or (0, 0))[1]
+        known = self._known_element(value, row * width + col)
+        if known is not None:
+            return known
+        indices = [self.const(row), self.const(col)]
+        if isinstance(value.type, MemRefType):
+            loaded = self.insert(builders.load(value, indices)).results[0]
+        else:
+            elem = value.type.get_element_type()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
+            loaded = self.insert(xtensor.ExtractOp(value, indices, elem)).results[0]
+        return self.to_index(loaded)
 
     def scalar(self, value: SSAValue) -> DimValue:
         """The value of the 0-d integer `value` as an index."""

@@ -247,3 +247,28 @@ def test_pool_window_wider_than_input(width: int) -> None:
     want = np.stack([x[:, 3 * o : 3 * o + 4].max(axis=1) for o in range(out)], axis=1) if out else (
         np.zeros((2, 0), np.float32))
     check(got, want)
+
+
+# jax's shape-polymorphic strided "SAME" convolution: a dynamic_conv whose
+# padding is StableHLO's `tensor<Nx2xi32>` ([[low, high], ...]), not a flat vector.
+DYNAMIC_CONV_2D_PADDING = """
+func.func @main(%x: tensor<2x3x?xf32>, %w: tensor<4x3x3xf32>, %p: tensor<1x2xi32>) -> tensor<2x4x?xf32> {
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) <{batch_group_count = 1 : i64,
+       dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>,
+       feature_group_count = 1 : i64, window_strides = array<i64: 2>}>
+       : (tensor<2x3x?xf32>, tensor<4x3x3xf32>, tensor<1x2xi32>) -> tensor<2x4x?xf32>
+  return %0 : tensor<2x4x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1, 2, 5, 8], ids=str)
+def test_dynamic_conv_with_2d_padding(width: int) -> None:
+    gen = rng("dynamic_conv_2d_padding", width)
+    x, w = rand(gen, (2, 3, width)), rand(gen, (4, 3, 3))
+    low, high = 1, 2
+    (got,) = run(compiled(DYNAMIC_CONV_2D_PADDING), x, w, np.array([[low, high]], np.int32))
+    xp = np.pad(x, ((0, 0), (0, 0), (low, high)))
+    out = (xp.shape[2] - 3) // 2 + 1
+    want = np.stack([np.einsum("bck,ock->bo", xp[:, :, 2 * o : 2 * o + 3], w) for o in range(out)], axis=2)
+    check(got, want, rtol=1e-5, atol=1e-5)
