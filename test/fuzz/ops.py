@@ -264,7 +264,14 @@ def _propose_cast(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Pa
 
 
 def _apply_cast(p: Params, x: Any) -> Any:
-    return x.astype(jnp.dtype(p["to"]))
+    """`astype`; a float -> integer cast first clips into the target's range (out-of-range
+    conversions are implementation-defined in StableHLO: XLA's CPU backend wraps
+    f32 -> ui8, disc-ir saturates)."""
+    to = jnp.dtype(p["to"])
+    if jnp.issubdtype(x.dtype, jnp.floating) and jnp.issubdtype(to, jnp.integer):
+        info = jnp.iinfo(to)
+        x = jnp.clip(x, max(float(info.min), -100.0), min(float(info.max), 100.0))
+    return x.astype(to)
 
 
 # -- reductions -----------------------------------------------------------------------------
@@ -308,6 +315,12 @@ def _propose_reshape(rng: np.random.Generator, ctx: Context) -> tuple[list[int],
     ax = ctx.avals()[x]
     kind = str(rng.choice(["flatten", "merge", "split", "expand", "squeeze"]))
     axis = int(rng.integers(0, ax.ndim))
+    if kind == "squeeze":
+        # chosen here, at the symbolic shape: at a concrete shape a symbol may be 1 too
+        ones = [i for i, d in enumerate(ax.shape) if _static(d) and d == 1]
+        if not ones:
+            return None
+        axis = ones[0]
     return [x], {"kind": kind, "axis": axis}
 
 
@@ -326,10 +339,7 @@ def _apply_reshape(p: Params, x: Any) -> Any:
         return x.reshape(shape[:axis] + [2, d // 2] + shape[axis + 1 :])
     if kind == "expand":
         return jnp.expand_dims(x, axis)
-    ones = [i for i, d in enumerate(shape) if _static(d) and d == 1]
-    if not ones:
-        raise ValueError("no size-1 dim")
-    return jnp.squeeze(x, axis=ones[0])
+    return jnp.squeeze(x, axis=axis)
 
 
 def _propose_transpose(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
