@@ -56,6 +56,7 @@ INT = "int"
 PRED_OR_INT = "pred_or_int"
 INT_OR_FP = "int_or_fp"
 SIGNED_INT_FP_OR_COMPLEX = "signed_int_fp_or_complex"
+INT_FP_OR_COMPLEX = "int_fp_or_complex"
 
 _KIND_TEXT = {
     ANY: "values of any element type",
@@ -65,6 +66,7 @@ _KIND_TEXT = {
     PRED_OR_INT: "pred (i1) or integer values",
     INT_OR_FP: "integer or floating-point values",
     SIGNED_INT_FP_OR_COMPLEX: "signed integer, floating-point or complex values",
+    INT_FP_OR_COMPLEX: "integer, floating-point or complex values",
 }
 
 
@@ -86,6 +88,8 @@ def element_has_kind(e: Attribute, kind: str) -> bool:
         return is_int
     if kind == INT_OR_FP:
         return is_int or is_float(e)
+    if kind == INT_FP_OR_COMPLEX:
+        return is_int or is_float(e) or isinstance(e, ComplexType)
     if kind == SIGNED_INT_FP_OR_COMPLEX:
         if isinstance(e, IntegerType):
             return e.signedness.data != Signedness.UNSIGNED
@@ -163,7 +167,7 @@ UNARY_ELEMENTWISE: tuple[ElementwiseSpec, ...] = (
     _u("log_plus_one", "Log1pOp", FP_OR_COMPLEX, "log(1 + x)"),
     _u("logistic", "LogisticOp", FP_OR_COMPLEX, "1 / (1 + e^-x)"),
     _u("not", "NotOp", PRED_OR_INT, "bitwise / logical not"),
-    _u("negate", "NegOp", SIGNED_INT_FP_OR_COMPLEX, "-x"),
+    _u("negate", "NegOp", INT_FP_OR_COMPLEX, "-x (unsigned: modulo 2^n, as StableHLO)"),
     _u("popcnt", "PopulationCountOp", INT, "number of set bits"),
     _u("real", "RealOp", FP_OR_COMPLEX, "real part", REAL),
     _u("round_nearest_afz", "RoundOp", FP, "round, ties away from zero"),

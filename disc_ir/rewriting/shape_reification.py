@@ -150,11 +150,29 @@ class ShapeBuilder:
         return self.to_index(loaded)
 
     def elements(self, value: SSAValue) -> Shape:
-        """All entries of the 1-d, statically sized shape-like `value`."""
+        """All entries of the statically sized 1-d shape-like `value`, or of a
+        static `N x 2` one (a dynamic_conv padding `[[low, high], ...]`) in
+        row-major order."""
         shape = shape_of(value.type)
+        if shape is not None and len(shape) == 2 and DYNAMIC_INDEX not in shape:
+            return [self._element_2d(value, i, j) for i in range(shape[0]) for j in range(shape[1])]
         if shape is None or len(shape) != 1 or shape[0] == DYNAMIC_INDEX:
             raise ValueError(f"expected a 1-d static shape operand, got {value.type}")
         return [self.element(value, i) for i in range(shape[0])]
+
+    def _element_2d(self, value: SSAValue, row: int, col: int) -> DimValue:
+        """Entry `[row, col]` of the static 2-d integer `value`, as an index size."""
+        width = (shape_of(value.type) or (0, 0))[1]
+        known = self._known_element(value, row * width + col)
+        if known is not None:
+            return known
+        indices = [self.const(row), self.const(col)]
+        if isinstance(value.type, MemRefType):
+            loaded = self.insert(builders.load(value, indices)).results[0]
+        else:
+            elem = value.type.get_element_type()  # type: ignore[attr-defined]  # the op's type constraints make it a shaped type
+            loaded = self.insert(xtensor.ExtractOp(value, indices, elem)).results[0]
+        return self.to_index(loaded)
 
     def scalar(self, value: SSAValue) -> DimValue:
         """The value of the 0-d integer `value` as an index."""
@@ -254,6 +272,16 @@ class ShapeBuilder:
         cond = self.insert(arith.CmpiOp(a, one, _CMP_SLT)).results[0]
         minus = self.value(self.sub(a, 1))
         return self.insert(arith.SelectOp(cond, self.const(0), minus)).results[0]
+
+    def window_count(self, size: DimValue, window: DimValue, stride: int) -> DimValue:
+        """Number of windows of a strided sliding window (XLA's shape inference for
+        convolution and reduce_window): `size < window ? 0 : (size - window) / stride + 1`,
+        0 (never negative) when the window is wider than the padded input."""
+        if isinstance(size, int) and isinstance(window, int):
+            return 0 if size < window else (size - window) // stride + 1
+        count = self.value(self.add(self.div(self.sub(size, window), stride), 1))
+        cond = self.insert(arith.CmpiOp(self.value(size), self.value(window), _CMP_SLT)).results[0]
+        return self.insert(arith.SelectOp(cond, self.const(0), count)).results[0]
 
     def select_if_eq(self, a: DimValue, b: int, then: DimValue, other: DimValue) -> DimValue:
         """`a == b ? then : other`."""
@@ -463,7 +491,7 @@ def _reduce_window(op: Operation, b: ShapeBuilder, operands: list[SSAValue]) -> 
             size = b.dilate(b.dim(v, i), base_dil[i])
             size = b.add(size, pad[2 * i] + pad[2 * i + 1])
             eff_window = (window[i] - 1) * win_dil[i] + 1
-            dims.append(b.add(b.div(b.sub(size, eff_window), strides[i]), 1))
+            dims.append(b.window_count(size, eff_window, strides[i]))
         out.append(dims)
     return out
 
@@ -648,7 +676,7 @@ def _conv_dims(
         size = b.dilate(b.dim(inp, in_spatial[i]), lhs_dil[i])
         size = b.add(b.add(size, padding[2 * i]), padding[2 * i + 1])
         window = b.add(b.mul(b.sub(b.dim(kernel, k_spatial[i]), 1), rhs_dil[i]), 1)
-        dims[out_spatial[i]] = b.add(b.div(b.sub(size, window), strides[i]), 1)
+        dims[out_spatial[i]] = b.window_count(size, window, strides[i])
     return dims
 
 

@@ -341,7 +341,13 @@ class DynamicConvLikeToDispatch(RewritePattern):
         stream = _stream(op, rewriter)
         metadata = _int_buffer(rewriter, op, conv_metadata_fields(op, rank))
         device = _device(op.operands[0])
-        _dispatch(rewriter, op, ctx, [stream, *op.operands, metadata], self.target, device)
+        operands = list(op.operands)
+        padding = _memref_type(operands[2], op)
+        if padding.get_num_dims() == 2 and -1 not in padding.get_shape():
+            # StableHLO's `[[low, high], ...]` padding: ral_conv takes it flattened
+            flat = MemRefType(padding.get_element_type(), [padding.get_shape()[0] * 2])
+            operands[2] = cast_memref_to(rewriter, op, operands[2], flat, [])
+        _dispatch(rewriter, op, ctx, [stream, *operands, metadata], self.target, device)
         rewriter.erase(op)
 
 

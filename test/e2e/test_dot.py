@@ -146,3 +146,46 @@ def test_convolution_with_input_dilation(batch, length):
     n_out = padded.shape[2] - 2
     windows = np.stack([padded[:, :, j : j + 3] for j in range(n_out)], axis=1)  # [B, n_out, C, 3]
     check(out, np.einsum("bjck,ock->boj", windows, w))
+
+
+# A vector times a transposed matrix, and a transposed matrix times a vector
+# (jnp.einsum("k,nk->n"), `m.T @ v`): the matrix contracts its other dim.
+VECTOR_TRANSPOSED_MATRIX = """
+func.func @main(%v: tensor<?xf32>, %m: tensor<?x?xf32>, %mt: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = "mhlo.dot_general"(%v, %m) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>} : (tensor<?xf32>, tensor<?x?xf32>) -> tensor<?xf32>
+  %1 = "mhlo.dot_general"(%mt, %v) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("nk", [(1, 1), (3, 5), (65, 33)], ids=str)
+def test_vector_dot_transposed_matrix(nk: tuple[int, int]) -> None:
+    n, k = nk
+    gen = rng("vector_transposed_matrix", nk)
+    v, m, mt = rand(gen, (k,)), rand(gen, (n, k)), rand(gen, (k, n))
+    got_vm, got_mv = run(compiled(VECTOR_TRANSPOSED_MATRIX), v, m, mt)
+    check(got_vm, (m.astype(np.float64) @ v).astype(np.float32), rtol=1e-4, atol=1e-5)
+    check(got_mv, (mt.T.astype(np.float64) @ v).astype(np.float32), rtol=1e-4, atol=1e-5)
+
+
+# Integer products accumulate in the element type and wrap around (XLA's dot).
+INT_DOT = """
+func.func @main(%a: tensor<?x?xi32>, %b: tensor<?x?xi32>, %c: tensor<?x?xi8>, %d: tensor<?x?xi8>) -> (tensor<?x?xi32>, tensor<?x?xi8>) {
+  %0 = "mhlo.dot"(%a, %b) : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi32>
+  %1 = "mhlo.dot"(%c, %d) : (tensor<?x?xi8>, tensor<?x?xi8>) -> tensor<?x?xi8>
+  return %0, %1 : tensor<?x?xi32>, tensor<?x?xi8>
+}
+"""
+
+
+@pytest.mark.parametrize("mkn", [(1, 1, 1), (3, 5, 7), (17, 40, 9)], ids=str)
+def test_integer_dot(mkn: tuple[int, int, int]) -> None:
+    m, k, n = mkn
+    gen = rng("integer_dot", mkn)
+    a, b = gen.integers(-9, 10, (m, k)).astype(np.int32), gen.integers(-9, 10, (k, n)).astype(np.int32)
+    c, d = gen.integers(-100, 100, (m, k)).astype(np.int8), gen.integers(-100, 100, (k, n)).astype(np.int8)
+    got_i32, got_i8 = run(compiled(INT_DOT), a, b, c, d)
+    check(got_i32, a @ b)
+    wrapped = (c.astype(np.int64) @ d.astype(np.int64)).astype(np.int8)  # modulo 2**8
+    check(got_i8, wrapped)

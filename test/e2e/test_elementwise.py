@@ -377,3 +377,24 @@ def test_convert(convert, shape):
         x[..., ::3] = 0  # some exact zeros (bool conversions)
     (out,) = run(exe, x)
     check(out, _convert_ref(x, dst))
+
+
+# StableHLO's negate takes unsigned integers too (jnp.negative of a uint8
+# array): the result wraps modulo 2^n.
+NEGATE_UNSIGNED = """
+func.func @main(%a: tensor<?xui8>, %b: tensor<?xui32>) -> (tensor<?xui8>, tensor<?xui32>) {
+  %0 = stablehlo.negate %a : tensor<?xui8>
+  %1 = stablehlo.negate %b : tensor<?xui32>
+  return %0, %1 : tensor<?xui8>, tensor<?xui32>
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 4, 37], ids=str)
+def test_negate_unsigned(n: int) -> None:
+    gen = rng("negate_unsigned", n)
+    a = gen.integers(0, 256, n).astype(np.uint8)
+    b = gen.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    got_a, got_b = run(compiled(NEGATE_UNSIGNED), a, b)
+    check(got_a, (-a.astype(np.int64)).astype(np.uint8))
+    check(got_b, (-b.astype(np.int64)).astype(np.uint32))

@@ -197,3 +197,78 @@ def test_dense_bias_gelu(dense_gelu, mkn):
     ref = np_gelu_tanh(x.astype(np.float64) @ w.astype(np.float64) + b)
     # f32 matmul over k=257 then tanh approximation: rtol 1e-4, atol 1e-5
     check(out, ref.astype(np.float32), rtol=1e-4, atol=1e-5)
+
+
+# A window wider than the (padded) input yields an empty output (XLA's shape
+# inference: `size < window ? 0 : (size - window) / stride + 1`), never a
+# negative or truncated-towards-zero size.
+CONV_WIDE_WINDOW = """
+func.func @main(%x: tensor<3x4x?xf32>, %w: tensor<2x4x3xf32>) -> tensor<3x2x?xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0],
+       window = {stride = [2], rhs_dilate = [2]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+       : (tensor<3x4x?xf32>, tensor<2x4x3xf32>) -> tensor<3x2x?xf32>
+  return %0 : tensor<3x2x?xf32>
+}
+"""
+
+POOL_WIDE_WINDOW = """
+func.func @main(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 4>, window_strides = array<i64: 1, 3>}
+     : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1, 2, 4, 5, 6, 11], ids=str)
+def test_conv_window_wider_than_input(width: int) -> None:
+    gen = rng("conv_wide", width)
+    x, w = rand(gen, (3, 4, width)), rand(gen, (2, 4, 3))
+    (got,) = run(compiled(CONV_WIDE_WINDOW), x, w)
+    taps = [0, 2, 4]  # the dilated kernel's input offsets, window 5
+    out = max(0, (width - 5) // 2 + 1)
+    want = np.zeros((3, 2, out), np.float32)
+    for o in range(out):
+        want[:, :, o] = sum(x[:, :, 2 * o + t] @ w[:, :, k].T for k, t in enumerate(taps))
+    check(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("width", [1, 3, 4, 7, 10], ids=str)
+def test_pool_window_wider_than_input(width: int) -> None:
+    x = rand(rng("pool_wide", width), (2, width))
+    (got,) = run(compiled(POOL_WIDE_WINDOW), x)
+    out = max(0, (width - 4) // 3 + 1)
+    want = np.stack([x[:, 3 * o : 3 * o + 4].max(axis=1) for o in range(out)], axis=1) if out else (
+        np.zeros((2, 0), np.float32))
+    check(got, want)
+
+
+# jax's shape-polymorphic strided "SAME" convolution: a dynamic_conv whose
+# padding is StableHLO's `tensor<Nx2xi32>` ([[low, high], ...]), not a flat vector.
+DYNAMIC_CONV_2D_PADDING = """
+func.func @main(%x: tensor<2x3x?xf32>, %w: tensor<4x3x3xf32>, %p: tensor<1x2xi32>) -> tensor<2x4x?xf32> {
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) <{batch_group_count = 1 : i64,
+       dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>,
+       feature_group_count = 1 : i64, window_strides = array<i64: 2>}>
+       : (tensor<2x3x?xf32>, tensor<4x3x3xf32>, tensor<1x2xi32>) -> tensor<2x4x?xf32>
+  return %0 : tensor<2x4x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1, 2, 5, 8], ids=str)
+def test_dynamic_conv_with_2d_padding(width: int) -> None:
+    gen = rng("dynamic_conv_2d_padding", width)
+    x, w = rand(gen, (2, 3, width)), rand(gen, (4, 3, 3))
+    low, high = 1, 2
+    (got,) = run(compiled(DYNAMIC_CONV_2D_PADDING), x, w, np.array([[low, high]], np.int32))
+    xp = np.pad(x, ((0, 0), (0, 0), (low, high)))
+    out = (xp.shape[2] - 3) // 2 + 1
+    want = np.stack([np.einsum("bck,ock->bo", xp[:, :, 2 * o : 2 * o + 3], w) for o in range(out)], axis=2)
+    check(got, want, rtol=1e-5, atol=1e-5)

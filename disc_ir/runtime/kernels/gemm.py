@@ -10,6 +10,8 @@ and must agree); the variant without ``weight_is_const`` is registered too.
 ``C = op(A) @ op(B)`` with ``op`` transposing the two minor dims when asked.
 Computed with numpy's matmul (BLAS for f32/f64; f16/bf16 in float32), split
 over the RAL context's threads with one BLAS thread each (kernels.blas).
+Integer elements (the cpu kernel only) multiply and accumulate in the element
+type, wrapping around on overflow as XLA's integer dot does.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from disc_ir.runtime.registry import I1, Ctx, MemRef, PVoid, Var, ral_api
 N = Var("N")
 T = Var("T")
 GEMM_RANKS = (2, 3, 4, 5, 6)
+#: integer element types of the cpu ral_gemm (numpy's matmul, no BLAS)
+INT_GEMM_ELEMENTS = ("i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64")
 
 
 def gemm_dims(
@@ -81,7 +85,9 @@ def gemm(
         lhs = np.swapaxes(lhs, -1, -2)
     if tp_b:
         rhs = np.swapaxes(rhs, -1, -2)
-    if c.element.code in ("f32", "f64"):
+    if c.element.code in INT_GEMM_ELEMENTS:
+        numpy_view(c)[...] = np.matmul(lhs, rhs)
+    elif c.element.code in ("f32", "f64"):
         out = numpy_view(c)
         if np.may_share_memory(out, lhs) or np.may_share_memory(out, rhs):
             with np.errstate(all="ignore"):  # NaN / inf give NaN / inf, silently
@@ -152,7 +158,7 @@ def register_ral_gemm(
 
 ral_cpu_gemm, ral_cpu_gemm_no_const_hint = register_ral_gemm(
     "cpu",
-    FLOAT_ELEMENTS,
+    FLOAT_ELEMENTS + INT_GEMM_ELEMENTS,
     lambda ctx, stream, a, b, c, tp_a, tp_b: gemm(a, b, c, tp_a, tp_b, _num_threads(ctx)),
     "ral_cpu_gemm",
 )
