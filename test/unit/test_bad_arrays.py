@@ -724,12 +724,6 @@ def test_zero_sized_dims_in_every_op_family(family):
         assert_same(got, ref(*inputs))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mhlo.reduce_window over fewer rows than its window, with a stride above 1: "
-    "the shape rule (disc_ir/rewriting/shape_reification.py `_reduce_window`) divides the "
-    "negative (size - window) by truncation and makes 1 window, XLA makes none",
-)
 def test_reduce_window_larger_than_its_input_is_empty():
     x = _f(1, 3)
     assert_same(run(compiled(ZERO_REDUCE_WINDOW), x), [_max_pool_rows(x)])
