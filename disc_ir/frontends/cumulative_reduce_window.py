@@ -88,7 +88,7 @@ def _elements(value: SSAValue) -> list[Element] | None:
         parts = [_elements(v) for v in op.operands]
         if any(p is None for p in parts):
             return None
-        return [e for p in parts for e in p]  # type: ignore[union-attr]
+        return [e for p in parts for e in p]  # type: ignore[union-attr]  # the check above returned on any None
     if count == 1:
         return [value]
     return None
@@ -118,9 +118,9 @@ def _cumulative_axis(op: Operation) -> tuple[int, bool, SSAValue, SSAValue] | No
         return None
     low, high = padding[2 * k], padding[2 * k + 1]
     if high == 0 and not isinstance(low, int):
-        return k, False, window[k], low  # type: ignore[return-value]
+        return k, False, window[k], low  # type: ignore[return-value]  # `low` is an SSAValue: the isinstance check above
     if low == 0 and not isinstance(high, int):
-        return k, True, window[k], high  # type: ignore[return-value]
+        return k, True, window[k], high  # type: ignore[return-value]  # `high` is an SSAValue: the isinstance check above
     return None
 
 

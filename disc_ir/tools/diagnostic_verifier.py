@@ -132,7 +132,7 @@ def parse_expectations(text: str, filename: str, line_offset: int = 0) -> Expect
             continue
         kind, is_regex, where, count, at_least, body = match.groups()
         expected = ExpectedDiagnostic(
-            severity=kind,  # type: ignore[arg-type]
+            severity=kind,  # type: ignore[arg-type]  # the regex admits only error|warning|note|remark
             line=line_offset + index + 1,
             designator_line=line_offset + index + 1,
             designator_column=match.start() + 1,

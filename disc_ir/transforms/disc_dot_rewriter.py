@@ -486,9 +486,9 @@ class MixedPrecisionDotOperands(RewritePattern):
         types = [_ranked(value) for value in op.operands]
         if any(t is None or not isinstance(t.element_type, AnyFloat) for t in types):
             return
-        narrow = [t.element_type != wide for t in types]  # type: ignore[union-attr]
+        narrow = [t.element_type != wide for t in types]  # type: ignore[union-attr]  # the check above returned on any None
         if not any(narrow) or any(
-            t.element_type.bitwidth >= wide.bitwidth  # type: ignore[union-attr]
+            t.element_type.bitwidth >= wide.bitwidth  # type: ignore[union-attr]  # None returned above; both are floats
             for t, is_narrow in zip(types, narrow, strict=True)
             if is_narrow
         ):
@@ -510,7 +510,7 @@ class MixedPrecisionDotOperands(RewritePattern):
                 new_operands[0],
                 new_operands[1],
                 out_type,
-                op.attributes["dot_dimension_numbers"],  # type: ignore[arg-type]
+                op.attributes["dot_dimension_numbers"],  # type: ignore[arg-type]  # the dot_general verifier guarantees a DotDimensionNumbersAttr
                 op.attributes.get("precision_config"),
             ),
         )

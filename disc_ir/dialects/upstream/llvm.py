@@ -540,7 +540,7 @@ def _accept_typed_pointers_in_function_types() -> None:
     def is_compatible_type(type_attr: Attribute) -> bool:
         return isinstance(type_attr, LLVMTypedPointerType) or opaque_only(type_attr)
 
-    is_compatible_type.accepts_typed_pointers = True  # type: ignore[attr-defined]
+    is_compatible_type.accepts_typed_pointers = True  # type: ignore[attr-defined]  # a marker on the patched function, so the patch is applied once
     xllvm.is_compatible_type = is_compatible_type
 
 
