@@ -74,42 +74,34 @@ def op_index(op: Operation) -> int:
     return attr.value.data
 
 
+class _GetTensorOp(IRDLOperation):
+    """The shared form of the okl ops that read a tensor by `index` from the launcher."""
+
+    launcher_ctx = operand_def(LauncherContext)
+    index = attr_def(IntegerAttr[I32])
+    result = result_def(AnyTensor)
+
+    def __init__(self, ctx: SSAValue | Operation, index: int, type: Attribute):
+        super().__init__(
+            operands=[ctx], result_types=[type], attributes={"index": _index_attr(index)}
+        )
+
+    def verify_(self) -> None:
+        _check_index(self)
+
+
 @irdl_op_definition
-class GetTensorFromArgOp(IRDLOperation):
+class GetTensorFromArgOp(_GetTensorOp):
     """`okl.get_tensor_from_arg`: argument #`index` of the launch."""
 
     name = "okl.get_tensor_from_arg"
 
-    launcher_ctx = operand_def(LauncherContext)
-    index = attr_def(IntegerAttr[I32])
-    result = result_def(AnyTensor)
-
-    def __init__(self, ctx: SSAValue | Operation, index: int, type: Attribute):
-        super().__init__(
-            operands=[ctx], result_types=[type], attributes={"index": _index_attr(index)}
-        )
-
-    def verify_(self) -> None:
-        _check_index(self)
-
 
 @irdl_op_definition
-class GetTensorFromRetOp(IRDLOperation):
+class GetTensorFromRetOp(_GetTensorOp):
     """`okl.get_tensor_from_ret`: result slot #`index`, written by an earlier kernel."""
 
     name = "okl.get_tensor_from_ret"
-
-    launcher_ctx = operand_def(LauncherContext)
-    index = attr_def(IntegerAttr[I32])
-    result = result_def(AnyTensor)
-
-    def __init__(self, ctx: SSAValue | Operation, index: int, type: Attribute):
-        super().__init__(
-            operands=[ctx], result_types=[type], attributes={"index": _index_attr(index)}
-        )
-
-    def verify_(self) -> None:
-        _check_index(self)
 
 
 @irdl_op_definition
