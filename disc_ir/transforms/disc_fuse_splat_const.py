@@ -33,7 +33,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.ir.attrs import inherent_attr
-from disc_ir.ir.dense_splat import is_bitwise_splat
 from disc_ir.passes.registry import register_pass
 
 
@@ -42,11 +41,8 @@ def is_splat_constant(op: Operation) -> bool:
     if op.name != "lmhlo.constant":
         return False
     value = inherent_attr(op, "value")
-    return (
-        isinstance(value, DenseIntOrFPElementsAttr)
-        and value.is_splat()
-        and is_bitwise_splat(value)  # xDSL's is_splat takes [-0.0, 0.0] for a splat
-    )
+    # `is_splat` compares stored bits (disc_ir.ir.dense_splat): [-0.0, 0.0] is none
+    return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
 
 
 def _fused_readers(

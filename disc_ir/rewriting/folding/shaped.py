@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from disc_ir.ir.dense_splat import is_bitwise_splat
 from disc_ir.rewriting.folding.core import (
     FOLDED_IN_PLACE,
     FoldResult,
@@ -168,7 +167,7 @@ def fold_extract(op: Operation, consts: Consts) -> FoldResult | None:
     src_const = consts[0]
     if isinstance(src_const, DenseIntOrFPElementsAttr):
         values = src_const.get_attrs()
-        if src_const.is_splat() and is_bitwise_splat(src_const) and values:  # not [-0.0, 0.0]
+        if src_const.is_splat() and values:  # by stored bits: not [-0.0, 0.0]
             return (values[0],)
         if any(i is None for i in indices):
             return None
