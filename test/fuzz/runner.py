@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -161,12 +162,16 @@ def evaluate(
     time_limit: float = 60.0,
     bindings: list[dict[str, int]] | None = None,
     save_dir: str | None = None,
+    stage: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Outcome of one graph (see the module doc): `{"outcome", "detail", "compile_s", ...}`.
 
     With `save_dir`, a failing run writes `module.mlir` (the StableHLO) and
-    `inputs.npz` (the failing binding's inputs) there.
+    `inputs.npz` (the failing binding's inputs) there. `stage`, when given, is
+    told each step as it starts: `export`, `compile` (disc-ir), `reference`
+    (XLA), `run` (disc-ir's executable), so a hang can be placed.
     """
+    stage = stage or (lambda _name: None)
     import jax
 
     import disc_ir
@@ -174,12 +179,14 @@ def evaluate(
     from disc_ir.api import CompileError
 
     fn = to_function(graph)
+    stage("export")
     try:
         exported = jax.export.export(jax.jit(fn), platforms=("cpu",))(*input_specs(graph))
         text = exported.mlir_module()
     except Exception as exc:  # noqa: BLE001 - the generator built something jax cannot export
         return {"outcome": "invalid", "detail": f"{type(exc).__name__}: {exc}"[:500]}
     start = time.monotonic()
+    stage("compile")
     try:
         executable = disc_ir.compile(text, target=target)
     except CompileError as exc:
@@ -198,10 +205,12 @@ def evaluate(
         for binding in bindings or BINDINGS:
             binding = {k: v for k, v in binding.items() if k in graph.symbols()}
             inputs = make_inputs(graph, binding, graph.seed * 7919 + sum(binding.values()))
+            stage("reference")
             try:
                 want = reference(*inputs)
             except Exception:  # noqa: BLE001 - XLA rejects these inputs too: nothing to compare
                 continue
+            stage("run")
             try:
                 got = exe(*inputs)
             except Exception as exc:  # noqa: BLE001 - disc-ir failed where XLA ran
@@ -281,7 +290,24 @@ class Worker:
 
     def run(self, graph: Graph, target: str, time_limit: float,
             bindings: list[dict[str, int]] | None = None, save_dir: str | None = None) -> dict[str, Any]:
-        """`evaluate` in the child; `crash` if it dies, `slow` if no answer within 2*limit+60 s."""
+        """`run_once`; a hang inside XLA (stage `reference`) is retried once in a fresh child.
+
+        Such a hang is the reference's, not disc-ir's (XLA's compile blocked in
+        its own thread pool); a second one is reported as `slow`.
+        """
+        result = self.run_once(graph, target, time_limit, bindings, save_dir)
+        if result["outcome"] == "slow" and result.get("stage") == "reference":
+            result = self.run_once(graph, target, time_limit, bindings, save_dir)
+        return result
+
+    def run_once(self, graph: Graph, target: str, time_limit: float,
+                 bindings: list[dict[str, int]] | None = None,
+                 save_dir: str | None = None) -> dict[str, Any]:
+        """`evaluate` in the child; `crash` if it dies, `slow` if no answer within 2*limit+60 s.
+
+        A `slow` result names the `stage` the child was in (see `evaluate`);
+        `reference` means XLA's own compile or run of the graph never returned.
+        """
         proc = self._start()
         job = {"graph": graph.to_json(), "target": target, "time_limit": time_limit,
                "bindings": bindings, "save_dir": save_dir}
@@ -292,19 +318,26 @@ class Worker:
         except BrokenPipeError:
             pass
         deadline = time.monotonic() + 2 * time_limit + 60
+        current = "start"
         while True:
             try:
                 line = self._lines.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
                 self.close()
-                return {"outcome": "slow", "detail": f"no answer in {2 * time_limit + 60:.0f} s"}
+                return {"outcome": "slow", "stage": current,
+                        "detail": f"no answer in {2 * time_limit + 60:.0f} s (in stage {current})"}
             if line is None:
                 code = proc.wait()
                 self._proc = None
                 return {"outcome": "crash", "stage": "process", "kind": f"exit {code}",
                         "detail": f"worker process died with exit status {code}"}
-            if line.startswith("{"):
-                return json.loads(line)
+            start = line.find('{"stage"')
+            if start >= 0:
+                current = json.loads(line[start:])["stage"]
+                continue
+            start = line.find('{"outcome"')
+            if start >= 0:
+                return json.loads(line[start:])
 
     def close(self) -> None:
         if self._proc is not None:
@@ -316,13 +349,21 @@ class Worker:
 def _serve() -> None:
     """The child's loop: one JSON job per stdin line, one JSON result per stdout line."""
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
-    out = sys.stdout
-    sys.stdout = sys.stderr  # anything the compiler prints must not corrupt the protocol
+    # The protocol gets a private copy of fd 1; fd 1 itself (C-level writes from
+    # XLA, LLVM or the runtime, which may lack a newline) and sys.stdout go to stderr.
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    def report_stage(name: str) -> None:
+        out.write(json.dumps({"stage": name}) + "\n")
+        out.flush()
+
     for line in sys.stdin:
         job = json.loads(line)
         try:
             result = evaluate(Graph.from_json(job["graph"]), job["target"], job["time_limit"],
-                              job["bindings"], job["save_dir"])
+                              job["bindings"], job["save_dir"], report_stage)
         except Exception as exc:  # noqa: BLE001 - a fuzzer bug must not look like a dead worker
             result = {"outcome": "crash", "stage": "harness", "kind": type(exc).__name__,
                       "detail": traceback.format_exc()[-1500:]}
