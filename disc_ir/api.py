@@ -66,7 +66,14 @@ from disc_ir.ir.verify import first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
+from disc_ir.runtime.artifact import ArtifactError, disc_ir_version, read_artifact, write_artifact
 from disc_ir.runtime.context import as_input_array, check_input, input_label, is_host_input
+from disc_ir.runtime.graph_executor import (
+    EntrySignature,
+    LoadedLibrary,
+    check_cpu,
+    check_gpu,
+)
 from disc_ir.runtime.ral_metadata import element_type_code
 
 if TYPE_CHECKING:
@@ -590,9 +597,19 @@ class Executable:
     a `with` block) releases the RAL context.
     """
 
-    def __init__(self, lowered: LoweredModule, jit: HostJit, num_threads: int | None = None):
+    def __init__(
+        self,
+        lowered: LoweredModule,
+        jit: HostJit | LoadedLibrary,
+        num_threads: int | None = None,
+        target_facts: dict[str, Any] | None = None,
+    ):
         self._lowered = lowered
         self._jit = jit
+        #: the machine the code was generated for (triple, cpu, cpu_features, gpu_arch)
+        self._target_facts = target_facts or _host_target_facts(lowered.target)
+        #: the artifact an Executable was loaded from (its mapped constants stay alive)
+        self._artifact: Any = None
         self._address = jit.function_address("main")
         self.inputs: list[ArgSpec] = lowered.inputs
         self.outputs: list[ArgSpec] = lowered.outputs
@@ -617,20 +634,97 @@ class Executable:
 
     # -- inspection -------------------------------------------------------
 
+    def _compiled_here(self, what: str) -> HostJit:
+        if not isinstance(self._jit, HostJit):
+            raise RuntimeError(
+                f"{what} is not available: this Executable was loaded from a saved artifact "
+                "(compile the source again to inspect it)"
+            )
+        return self._jit
+
     @property
     def llvm_ir(self) -> str:
         """The LLVM IR the pipeline produced (before LLVM's optimizations)."""
+        self._compiled_here("the LLVM IR")
         return self._lowered.whole_llvm_ir()
 
     @property
     def optimized_llvm_ir(self) -> str:
         """The LLVM IR after optimization for this host (what was JIT-compiled): the
         kernels at O3, the host entry `main` with a cheap function pipeline."""
-        return self._jit.optimized_ir
+        return self._compiled_here("the optimized LLVM IR").optimized_ir
 
     def assembly(self) -> str:
         """The host assembly of the compiled module."""
-        return self._jit.assembly()
+        return self._compiled_here("the assembly").assembly()
+
+    # -- artifacts --------------------------------------------------------
+
+    def artifact_manifest(self) -> dict[str, Any]:
+        """The descriptive part of the manifest `save` writes: versions, target,
+        the machine the code is for, and the entry signature."""
+        import llvmlite
+
+        return {
+            "disc_ir_version": disc_ir_version(),
+            "llvmlite_version": llvmlite.__version__,
+            "target": self._lowered.target,
+            **self._target_facts,
+            "exported": self._jit.exported,
+            "signature": signature_json(
+                self.inputs,
+                self.outputs,
+                self.constraints,
+                self._lowered.input_placements,
+                self._lowered.output_placements,
+            ),
+        }
+
+    def save(self, path: str | PurePath) -> None:
+        """Writes the compiled graph to `path` as a `model.disc` artifact
+        (`disc_ir.runtime.artifact`), atomically. `disc_ir.runtime.load(path)`
+        runs it without the compiler; `Executable.load(path)` gives an Executable."""
+        write_artifact(
+            path,
+            self.artifact_manifest(),
+            self._jit.objects,
+            self._lowered.constants,
+            self._lowered.gpu_kernels,
+        )
+
+    @classmethod
+    def load(cls, path: str | PurePath, num_threads: int | None = None) -> Executable:
+        """The Executable of the artifact at `path` (no IR kept: `llvm_ir`,
+        `mlir_after`, `assembly` are unavailable). Raises ArtifactError as
+        `disc_ir.runtime.load` does."""
+        name = os.fspath(path)
+        contents = read_artifact(name)
+        manifest = contents.manifest
+        check_cpu(manifest, name)
+        target = str(manifest.get("target"))
+        if target == "cuda":
+            check_gpu(manifest, 0, name)
+        sig = EntrySignature.from_json(manifest["signature"])
+        library = LoadedLibrary(contents.objects, manifest["exported"])
+        lowered = LoweredModule(
+            "",
+            [ArgSpec(s.name, s.element, s.shape) for s in sig.inputs],
+            [ArgSpec(s.name, s.element, s.shape) for s in sig.outputs],
+            DimConstraints(
+                [([DimRef(a, d) for a, d in refs], value) for refs, value in sig.dim_groups]
+            ),
+            contents.constants,
+            {},
+            {},
+            contents.gpu_kernels,
+            target,
+            [s.placement for s in sig.inputs] if target == "cuda" else None,
+            [s.placement for s in sig.outputs] if target == "cuda" else None,
+        )
+        facts = {k: manifest.get(k) for k in ("triple", "cpu", "cpu_features", "gpu_arch")}
+        exe = cls(lowered, library, num_threads=num_threads, target_facts=facts)
+        exe._artifact = contents  # keeps the mapped constants alive
+        return exe
 
     @property
     def phases(self) -> list[str]:
@@ -722,6 +816,78 @@ class Executable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _host_target_facts(target: str) -> dict[str, Any]:
+    """The machine `HostJit` generates code for: this host's triple, CPU name and
+    features, and (target `cuda`) the GPU arch the kernels were compiled for."""
+    import llvmlite.binding as llvm_binding
+
+    gpu_arch = None
+    if target == "cuda":
+        from disc_ir.pipeline import cuda_compute_capability
+
+        major, minor = cuda_compute_capability()
+        gpu_arch = f"sm_{major}{minor}"
+    return {
+        "triple": llvm_binding.get_process_triple(),
+        "cpu": llvm_binding.get_host_cpu_name(),
+        "cpu_features": llvm_binding.get_host_cpu_features().flatten(),
+        "gpu_arch": gpu_arch,
+    }
+
+
+def signature_json(
+    inputs: list[ArgSpec],
+    outputs: list[ArgSpec],
+    constraints: DimConstraints,
+    input_placements: list[str] | None,
+    output_placements: list[str] | None,
+) -> dict[str, Any]:
+    """The entry signature as the artifact's manifest stores it
+    (`disc_ir.runtime.graph_executor.EntrySignature.from_json` reads it): every
+    dynamic input dimension gets a symbol (`s0`, `s1`, ...), shared by the
+    dimensions the compiler proved equal."""
+    symbol_of: dict[tuple[int, int], str] = {}
+    groups = []
+    count = 0
+    for refs, value in constraints.groups:
+        dims = [(r.arg, r.dim) for r in refs]
+        groups.append({"dims": [list(d) for d in dims], "value": value})
+        if value is None:
+            for d in dims:
+                symbol_of[d] = f"s{count}"
+            count += 1
+
+    def specs(args: list[ArgSpec], placements: list[str] | None, is_input: bool) -> list[dict]:
+        nonlocal count
+        out = []
+        for i, a in enumerate(args):
+            symbols: list[str | None] = []
+            for d, size in enumerate(a.shape):
+                if size is not None or not is_input:
+                    symbols.append(None)
+                    continue
+                if (i, d) not in symbol_of:
+                    symbol_of[(i, d)] = f"s{count}"
+                    count += 1
+                symbols.append(symbol_of[(i, d)])
+            out.append(
+                {
+                    "name": a.name,
+                    "dtype": a.element,
+                    "shape": list(a.shape),
+                    "symbols": symbols,
+                    "placement": placements[i] if placements and i < len(placements) else "cpu",
+                }
+            )
+        return out
+
+    return {
+        "inputs": specs(inputs, input_placements, True),
+        "outputs": specs(outputs, output_placements, False),
+        "dim_groups": groups,
+    }
 
 
 def preload(target: str = "cpu") -> None:
@@ -871,6 +1037,7 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
 
 __all__ = [
     "ArgSpec",
+    "ArtifactError",
     "CompileError",
     "Executable",
     "LoweredModule",

@@ -34,7 +34,7 @@ import numpy as np
 
 from disc_ir import config
 from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
-from disc_ir.runtime.constants import materialize_constant
+from disc_ir.runtime.constants import constant_view, materialize_constant
 from disc_ir.runtime.context import (
     Driver,
     ExecutionContext,
@@ -532,12 +532,14 @@ class CpuDriver(Driver):
             with self._consts_lock:
                 array = self._consts.get(key)
                 if array is None:
-                    value = materialize_constant(
-                        name, self.context.constants_table(), numpy_dtype(element), rank
-                    )
-                    block = self.alloc_persistent(value.nbytes)
-                    array = np.ndarray(value.shape, value.dtype, buffer=block.array)
-                    array[...] = value
+                    table = self.context.constants_table()
+                    # a saved artifact's constants are read in place from the mapped file
+                    array = constant_view(name, table, numpy_dtype(element), rank)
+                    if array is None:
+                        value = materialize_constant(name, table, numpy_dtype(element), rank)
+                        block = self.alloc_persistent(value.nbytes)
+                        array = np.ndarray(value.shape, value.dtype, buffer=block.array)
+                        array[...] = value
                     self._consts[key] = array
         if array.ndim != rank:
             raise RalError(f"const {name}: expected rank {rank}, has shape {array.shape}")
