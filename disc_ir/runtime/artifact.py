@@ -286,6 +286,8 @@ def _decode(mapped: mmap.mmap, path: str) -> ArtifactContents:
     view = _MappedFile(mapped)
     try:
         with zipfile.ZipFile(view) as zf:
+            if MANIFEST_MEMBER not in zf.namelist():
+                raise ArtifactError(f"{path}: not a disc-ir artifact (a zip without a manifest)")
             manifest = _check_format(json.loads(zf.read(MANIFEST_MEMBER)), path)
             digests = manifest.get("members")
             if not isinstance(digests, dict):
