@@ -33,6 +33,7 @@ import importlib
 import os
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -58,6 +59,7 @@ from disc_ir.backend.target import host_target_machine, link_llvm_ir
 from disc_ir.backend.translate import module_to_llvm_ir
 from disc_ir.codegen import kernel_split
 from disc_ir.codegen.shared_lowering import SharingFailed
+from disc_ir.compile_cache import CompileCache, cache_key
 from disc_ir.ir.context import make_context
 from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import Diagnostic, parse_module
@@ -610,6 +612,8 @@ class Executable:
         self._target_facts = target_facts or _host_target_facts(lowered.target)
         #: the artifact an Executable was loaded from (its mapped constants stay alive)
         self._artifact: Any = None
+        #: True when `compile` loaded it from the persistent compile cache
+        self.cached = False
         self._address = jit.function_address("main")
         self.inputs: list[ArgSpec] = lowered.inputs
         self.outputs: list[ArgSpec] = lowered.outputs
@@ -942,6 +946,7 @@ def compile(  # noqa: A001
     num_threads: int | None = ...,
     mode: Literal["fused"] = ...,
     keep_outputs: bool = ...,
+    cache_dir: str | PurePath | None = ...,
 ) -> Executable: ...
 
 
@@ -957,6 +962,7 @@ def compile(  # noqa: A001
     num_threads: int | None = ...,
     mode: Literal["kernel-launch"],
     keep_outputs: bool = ...,
+    cache_dir: str | PurePath | None = ...,
 ) -> KernelLaunchExecutable: ...
 
 
@@ -971,6 +977,7 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     num_threads: int | None = None,
     mode: Literal["fused", "kernel-launch"] = "fused",
     keep_outputs: bool = False,
+    cache_dir: str | PurePath | None = None,
 ) -> Executable | KernelLaunchExecutable:
     """Compiles an MHLO graph for `target` (`cpu`; `cuda` compiles, see below) into an Executable.
 
@@ -996,6 +1003,12 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     signature (`disc_ir.kernel_launch`; CPU only): the reference executor,
     a per-op profiler (`profile`) and debugger (`keep_outputs=True` keeps
     each op's outputs of the last run).
+
+    `cache_dir` (fused mode; None: `DISC_CACHE_DIR`, unset: no cache): the
+    persistent compile cache (`disc_ir.compile_cache`). A hit loads the saved
+    artifact instead of compiling (`Executable.cached` is True, no IR is kept,
+    `compile_times` holds `cache_load`); a miss compiles and saves it there.
+    Not used with `dump_dir`.
     """
     if mode == "kernel-launch":
         from disc_ir.kernel_launch import compile_kernel_launch
@@ -1008,6 +1021,17 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     if target not in TARGETS:
         raise CompileError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     t_start = time.perf_counter()
+    cache = CompileCache.from_option(cache_dir) if dump_dir is None else None
+    key = None
+    if cache is not None:
+        text = _source_text(source)
+        if text is not None:
+            key = cache_key(text, target, entry)
+            hit = cache.lookup(key, num_threads)
+            if hit is not None:
+                hit.compile_times = {"cache_load": time.perf_counter() - t_start}
+                hit.cached = True
+                return hit
     dump = Path(dump_dir) if dump_dir is not None else None
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
@@ -1032,7 +1056,27 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     )
     if dump is not None:
         (dump / "module.opt.ll").write_text(exe.optimized_llvm_ir)
+    if cache is not None and key is not None:
+        try:
+            cache.store(key, exe)
+        except OSError as exc:
+            warnings.warn(
+                f"disc-ir: cannot write the compile cache entry in {cache.directory}: {exc}",
+                stacklevel=2,
+            )
     return exe
+
+
+def _source_text(source: str | PurePath | ModuleOp) -> str | None:
+    """The graph text the compile cache keys `source` by (None: unreadable)."""
+    if isinstance(source, ModuleOp):
+        return print_module(source)
+    if isinstance(source, PurePath) or _looks_like_path(source):
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except OSError:
+            return None  # compiling reports it
+    return source
 
 
 __all__ = [

@@ -176,11 +176,11 @@ def test_constants_member_is_aligned_and_mapped(const_exe: Any, tmp_path: Path) 
     with zipfile.ZipFile(path) as zf:
         info = zf.infolist()[0]
         assert info.filename == "constants.bin" and info.compress_type == zipfile.ZIP_STORED
-    contents = read_artifact(path)
-    raw = path.read_bytes()
-    offset = raw.index(bytes(contents.constants_buffer[:16]))
+        offset = info.header_offset + 30 + len(info.filename) + len(info.extra)
     assert offset % CONSTANTS_ALIGNMENT == 0
-    for dtype, shape, data in contents.constants.values():
+    contents = read_artifact(path)
+    assert bytes(contents.constants_buffer) == path.read_bytes()[offset : offset + info.file_size]
+    for _dtype, _shape, data in contents.constants.values():
         assert isinstance(data, memoryview)
     m = load(path)
     x, y = _xy(5)
