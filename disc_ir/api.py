@@ -1067,6 +1067,68 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     return exe
 
 
+def compile_to_artifact(
+    source: str | PurePath | ModuleOp,
+    path: str | PurePath,
+    target: str = "cpu",
+    *,
+    entry: str = "main",
+    target_triple: str | None = None,
+    cpu: str | None = None,
+    cpu_features: str | None = None,
+) -> dict[str, Any]:
+    """Compiles `source` and writes the `model.disc` artifact to `path`; returns its manifest.
+
+    Without `target_triple` / `cpu` / `cpu_features` the code is for this host
+    (`compile(...).save(path)`). With any of them (CPU target only) it is
+    cross-compiled: the LLVM IR is optimized for and emitted as objects of
+    that triple (default: this host's), CPU name (default `generic`) and
+    feature string (LLVM's `+avx2,+fma` syntax; the loader refuses a CPU
+    lacking a `+` feature), without loading it here.
+    """
+    if target_triple is None and cpu is None and cpu_features is None:
+        exe = compile(source, target, entry=entry, keep_ir=False)
+        exe.save(path)
+        return exe.artifact_manifest()
+    if target != "cpu":
+        raise CompileError(f"cross compilation is for the cpu target only, not '{target}'")
+    import llvmlite
+    import llvmlite.binding as llvm_binding
+
+    from disc_ir.backend.objects import emit_objects
+    from disc_ir.backend.target import BackendError
+
+    lowered = lower_to_llvm_ir(source, target, entry=entry, keep_ir=False)
+    try:
+        made = emit_objects(
+            lowered.whole_llvm_ir(),
+            triple=target_triple or llvm_binding.get_process_triple(),
+            cpu=cpu or "generic",
+            features=cpu_features or "",
+        )
+    except BackendError as exc:
+        raise CompileError(str(exc)) from None
+    manifest = {
+        "disc_ir_version": disc_ir_version(),
+        "llvmlite_version": llvmlite.__version__,
+        "target": target,
+        "triple": made.triple,
+        "cpu": made.cpu,
+        "cpu_features": made.features,
+        "gpu_arch": None,
+        "exported": made.exported,
+        "signature": signature_json(
+            lowered.inputs,
+            lowered.outputs,
+            lowered.constraints,
+            lowered.input_placements,
+            lowered.output_placements,
+        ),
+    }
+    write_artifact(path, manifest, made.objects, lowered.constants, lowered.gpu_kernels)
+    return manifest
+
+
 def _source_text(source: str | PurePath | ModuleOp) -> str | None:
     """The graph text the compile cache keys `source` by (None: unreadable)."""
     if isinstance(source, ModuleOp):
@@ -1086,6 +1148,7 @@ __all__ = [
     "Executable",
     "LoweredModule",
     "compile",
+    "compile_to_artifact",
     "entry_function",
     "entry_signature",
     "load_module",

@@ -172,6 +172,7 @@ def write_artifact(
                 zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
             fp.flush()
             os.fsync(fp.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would keep other users' servers out
         os.replace(tmp, target)
     except BaseException:
         try:

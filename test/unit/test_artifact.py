@@ -425,3 +425,48 @@ def test_refuses_corrupted_files(saved: Path, tmp_path: Path) -> None:
         zf.writestr("hello.txt", "hi")
     with pytest.raises(ArtifactError, match="not a disc-ir artifact"):
         load(other)
+
+
+# -- disc-compile and cross compilation ---------------------------------------------
+
+
+def test_disc_compile_writes_an_artifact(tmp_path: Path) -> None:
+    from disc_ir.tools.disc_compile import main
+
+    src = tmp_path / "g.mlir"
+    src.write_text(CONST_GRAPH)
+    out = tmp_path / "model.disc"
+    assert main([str(src), "-o", str(out)]) == 0
+    m = load(out)
+    exe = disc_ir.compile(CONST_GRAPH)
+    x, y = _xy(9)
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(m(x, y), exe(x, y), strict=True))
+    assert main([str(src), "--artifact"]) == 1  # no -o file
+
+
+def test_cross_compiled_artifacts(tmp_path: Path) -> None:
+    import llvmlite.binding as llvm
+
+    from disc_ir.api import compile_to_artifact
+
+    generic = tmp_path / "generic.disc"
+    manifest = compile_to_artifact(CONST_GRAPH, generic, cpu="x86-64", cpu_features="+sse2")
+    assert manifest["cpu"] == "x86-64" and manifest["cpu_features"] == "+sse2"
+    x, y = _xy(11)
+    want = disc_ir.compile(CONST_GRAPH)(x, y)
+    got = load(generic)(x, y)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    arm = tmp_path / "arm.disc"
+    compile_to_artifact(
+        CONST_GRAPH, arm, target_triple="aarch64-unknown-linux-gnu", cpu="neoverse-v1"
+    )
+    with pytest.raises(ArtifactError, match="aarch64-unknown-linux-gnu.*this machine is"):
+        load(arm)
+    absent = sorted(n for n, on in llvm.get_host_cpu_features().items() if not on)
+    needy = tmp_path / "needy.disc"
+    compile_to_artifact(CONST_GRAPH, needy, cpu="x86-64", cpu_features=f"+sse2,+{absent[0]}")
+    with pytest.raises(ArtifactError, match=f"lacks: \\+{absent[0]}"):
+        load(needy)
+    with pytest.raises(disc_ir.CompileError, match="unknown target triple"):
+        compile_to_artifact(CONST_GRAPH, tmp_path / "x.disc", target_triple="nonsense-foo-bar")
