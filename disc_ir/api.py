@@ -669,9 +669,12 @@ class Executable:
         the machine the code is for, and the entry signature."""
         import llvmlite
 
+        from disc_ir.runtime.native import native_ir_digest
+
         return {
             "disc_ir_version": disc_ir_version(),
             "llvmlite_version": llvmlite.__version__,
+            "ral_native_ir_sha256": native_ir_digest(),
             "target": self._lowered.target,
             **self._target_facts,
             "exported": self._jit.exported,
@@ -694,6 +697,7 @@ class Executable:
             self._jit.objects,
             self._lowered.constants,
             self._lowered.gpu_kernels,
+            native_object=_native_object_or_none(),
         )
 
     @classmethod
@@ -820,6 +824,17 @@ class Executable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _native_object_or_none() -> bytes | None:
+    """The RAL's native dispatcher as an object for this host (None when it
+    cannot be built here: the loader compiles it then)."""
+    from disc_ir.runtime.native import native_object
+
+    try:
+        return native_object()
+    except (OSError, RuntimeError):
+        return None
 
 
 def _host_target_facts(target: str) -> dict[str, Any]:

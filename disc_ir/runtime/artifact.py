@@ -16,6 +16,9 @@ Members (all stored uncompressed, like PyTorch's `.pt2` archives):
 * ``code/NNN.o`` -- the host code and CPU kernels as relocatable ELF objects
   (made by LLVM when the graph was compiled: loading links and relocates them,
   it does not run LLVM's optimizer or code generator);
+* ``code/ral_native.o`` -- the RAL's native dispatcher (`disc_ir.runtime.native`)
+  compiled for the target, used when this runtime's dispatcher IR has the
+  digest the manifest records (`ral_native_ir_sha256`), else compiled at load;
 * ``gpu/<kernel module>.ptx`` -- the PTX of each kernel module (``cuda``; the
   blobs the host code loads, cubin or PTX, are inside the host object);
 * ``memory_plan.json`` -- the static memory plan (:mod:`disc_ir.runtime.memory_plan`).
@@ -48,6 +51,8 @@ FORMAT_VERSION = 1
 CONSTANTS_MEMBER = "constants.bin"
 MANIFEST_MEMBER = "manifest.json"
 MEMORY_PLAN_MEMBER = "memory_plan.json"
+#: the RAL's native dispatcher compiled for the target (`disc_ir.runtime.native`)
+NATIVE_MEMBER = "code/ral_native.o"
 #: alignment of the constants member's data in the file (bytes)
 CONSTANTS_ALIGNMENT = 64
 #: the extra-field header id zipalign uses for padding
@@ -85,6 +90,8 @@ class ArtifactContents:
     gpu_kernels: dict[str, str] = field(default_factory=dict)
     memory_plan: dict[str, Any] | None = None
     constants_buffer: Any = None
+    #: the RAL's native dispatcher as an object file (None: not stored)
+    native_object: bytes | None = None
 
     @property
     def target(self) -> str:
@@ -124,6 +131,7 @@ def write_artifact(
     constants: Mapping[str, tuple[str, tuple[int, ...], bytes]],
     gpu_kernels: Mapping[str, str] | None = None,
     memory_plan: Mapping[str, Any] | None = None,
+    native_object: bytes | None = None,
 ) -> None:
     """Writes an artifact to ``path`` atomically (a temporary file in the same
     directory, then ``os.replace``): a reader sees the old file or the new one.
@@ -138,6 +146,8 @@ def write_artifact(
         members[f"code/{i:03d}.o"] = bytes(obj)
     for name, ptx in sorted((gpu_kernels or {}).items()):
         members[f"gpu/{name}.ptx"] = ptx.encode()
+    if native_object is not None:
+        members[NATIVE_MEMBER] = bytes(native_object)
     if memory_plan is not None:
         members[MEMORY_PLAN_MEMBER] = json.dumps(memory_plan, sort_keys=True).encode()
     full = dict(manifest)
@@ -305,6 +315,7 @@ def _decode(mapped: mmap.mmap, path: str) -> ArtifactContents:
 
             objects = [member(n) for n in manifest["objects"]]
             gpu = {k: member(f"gpu/{k}.ptx").decode() for k in manifest.get("gpu_kernels", [])}
+            native = member(NATIVE_MEMBER) if NATIVE_MEMBER in digests else None
             plan = None
             if MEMORY_PLAN_MEMBER in digests:
                 plan = json.loads(member(MEMORY_PLAN_MEMBER))
@@ -329,7 +340,7 @@ def _decode(mapped: mmap.mmap, path: str) -> ArtifactContents:
             tuple(int(d) for d in entry["shape"]),
             buffer[offset : offset + nbytes],
         )
-    return ArtifactContents(manifest, objects, constants, gpu, plan, buffer)
+    return ArtifactContents(manifest, objects, constants, gpu, plan, buffer, native)
 
 
 __all__ = [

@@ -212,6 +212,23 @@ def check_gpu(manifest: dict[str, Any], ordinal: int, path: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+def prepare_native_runtime(contents: ArtifactContents) -> None:
+    """Builds the process's native RAL dispatcher from the artifact's object
+    when it holds one for this runtime's dispatcher IR (no LLVM compile);
+    otherwise it is compiled on first use as usual."""
+    from disc_ir.runtime.native import native_enabled, native_ir_digest, native_runtime
+
+    if (
+        contents.native_object is not None
+        and native_enabled()
+        and contents.manifest.get("ral_native_ir_sha256") == native_ir_digest()
+        and contents.manifest.get("triple") == host_cpu_facts()[0]
+    ):
+        from disc_ir.runtime.dispatch import DISC_RAL_CALL_ADDRESS
+
+        native_runtime(DISC_RAL_CALL_ADDRESS, contents.native_object)
+
+
 class LoadedLibrary:
     """The artifact's relocatable objects linked into this process by ORC's LLJIT
     with JITLink (the linker `disc_ir.backend.jit.HostJit` uses), `disc_ral_call`
@@ -294,6 +311,7 @@ class LoadedModel:
         self.device = device
         self.signature = EntrySignature.from_json(manifest["signature"])
         t0 = time.perf_counter()
+        prepare_native_runtime(contents)
         self.library = LoadedLibrary(contents.objects, manifest["exported"], "model")
         self.link_seconds = time.perf_counter() - t0
         self._address = self.library.function_address("main")

@@ -70,6 +70,9 @@ _LOADER = textwrap.dedent(
         outs2 = [g.get_output(i) for i in range(g.get_num_outputs())]
         assert len(outs2) == len(outs)
         np.savez(job["outputs"], *outs, *outs2)
+    from disc_ir.runtime import native
+    # the RAL's native dispatcher came from the artifact: nothing was compiled here
+    assert native._RUNTIME is not None and native._RUNTIME.from_object
     compiler = sorted(
         n for n in sys.modules
         if n == "xdsl" or n.startswith("xdsl.")
