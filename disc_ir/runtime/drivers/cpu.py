@@ -42,6 +42,7 @@ from disc_ir.runtime.context import (
     RalError,
     RalInputError,
 )
+from disc_ir.runtime.device_api import CPU, get_device_api
 from disc_ir.runtime.drivers.buffers import BufferRefcounts, reshaped_alias
 from disc_ir.runtime.memref import (
     MemRefDescriptor,
@@ -149,6 +150,10 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
     return Block(view, view.ctypes.data, nbytes)
 
 
+#: where the CPU driver's memory comes from (TVM's `DeviceAPI` of the host)
+_CPU_API: Any = get_device_api(CPU)
+
+
 class CachingAllocator:
     """Aligned host memory cached by size (thread-safe).
 
@@ -169,7 +174,7 @@ class CachingAllocator:
             if free:
                 block = free.pop()
             else:
-                block = aligned_empty(nbytes)
+                block = _CPU_API.alloc_block(CPU, nbytes)
                 self.num_system_allocs += 1
             block.persistent = persistent
             self.live[block.address] = block
