@@ -20,7 +20,8 @@ Sections:
 - `call`: the per-call cost of `tanh(x) + 1` on 16 floats: an `Executable`, the
   loaded module and jax.jit's dispatch (median of many calls).
 
-Prints a table and writes JSON (schema `disc-ir-bench-artifact/1`).
+Prints a table and writes JSON (schema `disc-ir-bench-artifact/1`; default
+bench/results/artifact/<date>-cpu-<cores>core.json).
 """
 
 from __future__ import annotations
@@ -271,14 +272,9 @@ def main(argv: list[str] | None = None) -> int:
         "call": call_section(2000 if args.quick else 20000),
     }
     print(_table(result))
-    out = (
-        Path(args.out)
-        if args.out
-        else ROOT
-        / "bench"
-        / "results"
-        / (time.strftime("%Y-%m-%d") + f"-artifact-cpu-{os.cpu_count()}core.json")
-    )
+    # not bench/results/*.json: those are `python -m bench` runs that bench.report renders
+    stamp = time.strftime("%Y-%m-%d") + f"-cpu-{os.cpu_count()}core.json"
+    out = Path(args.out) if args.out else ROOT / "bench" / "results" / "artifact" / stamp
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1))
     print(f"wrote {out}", file=sys.stderr)
