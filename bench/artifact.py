@@ -127,6 +127,15 @@ def load_section(quick: bool, repeats: int, log: Any) -> list[dict[str, Any]]:
                 exe.save(path)
                 row["artifact_bytes"] = path.stat().st_size
                 row["constants_bytes"] = sum(len(v[2]) for v in exe.constants.values())
+                static = (
+                    disc_ir.compile((MODELS_DIR / f"{name}.mlir").read_text(), keep_ir=False)
+                    if (MODELS_DIR / f"{name}.mlir").is_file()
+                    else None
+                )
+                plan = static.plan_memory() if static is not None else None
+                if plan is not None:
+                    row["plan_arena_bytes"] = plan.arena_bytes
+                    row["plan_unplanned_bytes"] = plan.unplanned_bytes
                 inputs = Path(tmp) / f"{name}.npz"
                 np.savez(inputs, *model.make_args(sizes))
                 src = Path(tmp) / f"{name}.mlir"
@@ -228,6 +237,7 @@ def _table(result: dict[str, Any]) -> str:
     lines = [
         f"{'model':<20}{'compile s':>10}{'load+1st ms':>12}{'import ms':>10}"
         f"{'artifact KB':>12}{'consts KB':>10}{'RSS load MB':>12}{'RSS compile MB':>15}"
+        f"{'plan KB':>9}{'1 each KB':>10}"
     ]
     for r in result["load"]:
         if "error" in r:
@@ -237,6 +247,7 @@ def _table(result: dict[str, Any]) -> str:
             f"{r['model']:<20}{r['compile_s']:>10.2f}{r['load_first_call_ms']:>12.1f}"
             f"{r['import_ms']:>10.1f}{r['artifact_bytes'] / 1024:>12.1f}"
             f"{r['constants_bytes'] / 1024:>10.1f}{r['rss_mb']:>12.1f}{r['compile_rss_mb']:>15.1f}"
+            f"{r.get('plan_arena_bytes', 0) / 1024:>9.0f}{r.get('plan_unplanned_bytes', 0) / 1024:>10.0f}"
         )
     c = result["cache"]
     lines.append(

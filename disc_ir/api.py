@@ -69,13 +69,21 @@ from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fa
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
 from disc_ir.runtime.artifact import ArtifactError, disc_ir_version, read_artifact, write_artifact
-from disc_ir.runtime.context import as_input_array, check_input, input_label, is_host_input
+from disc_ir.runtime.context import (
+    RalError,
+    as_input_array,
+    check_input,
+    input_label,
+    is_host_input,
+)
 from disc_ir.runtime.graph_executor import (
     EntrySignature,
     LoadedLibrary,
     check_cpu,
     check_gpu,
+    install_memory_plan,
 )
+from disc_ir.runtime.memory_plan import AllocationTrace, MemoryPlan, plan_memory
 from disc_ir.runtime.ral_metadata import element_type_code
 
 if TYPE_CHECKING:
@@ -687,16 +695,50 @@ class Executable:
             ),
         }
 
-    def save(self, path: str | PurePath) -> None:
+    def plan_memory(self, example_inputs: list[np.ndarray] | None = None) -> MemoryPlan | None:
+        """The static memory plan (`disc_ir.runtime.memory_plan`) of a CPU graph whose
+        inputs are all static: the graph runs once on `example_inputs` (default:
+        arrays of ones) while the allocations are recorded. None for dynamic or
+        cuda graphs, or when that run fails."""
+        if self._lowered.target != "cpu" or any(None in a.shape for a in self.inputs):
+            return None
+        if example_inputs is None:
+            example_inputs = [
+                np.ones(tuple(d or 0 for d in a.shape), _numpy_dtype(a.element))
+                for a in self.inputs
+            ]
+        driver = self._ral.get_driver("cpu")
+        trace = AllocationTrace()
+        driver.record_allocations(trace)  # type: ignore[attr-defined]  # the CPU driver's
+        try:
+            self(*example_inputs)
+        except (RalError, ValueError):
+            return None
+        finally:
+            driver.record_allocations(None)  # type: ignore[attr-defined]  # the CPU driver's
+        return plan_memory(trace)
+
+    def save(self, path: str | PurePath, example_inputs: list[np.ndarray] | None = None) -> None:
         """Writes the compiled graph to `path` as a `model.disc` artifact
         (`disc_ir.runtime.artifact`), atomically. `disc_ir.runtime.load(path)`
-        runs it without the compiler; `Executable.load(path)` gives an Executable."""
+        runs it without the compiler; `Executable.load(path)` gives an Executable.
+        A static CPU graph gets its memory plan (`plan_memory(example_inputs)`)."""
+        plan = self.plan_memory(example_inputs)
+        manifest = self.artifact_manifest()
+        if plan is not None:
+            manifest["memory_plan"] = {
+                "arena_bytes": plan.arena_bytes,
+                "unplanned_bytes": plan.unplanned_bytes,
+                "storages": len(plan.storage_sizes),
+                "allocations": len(plan.sizes),
+            }
         write_artifact(
             path,
-            self.artifact_manifest(),
+            manifest,
             self._jit.objects,
             self._lowered.constants,
             self._lowered.gpu_kernels,
+            memory_plan=plan.to_json() if plan is not None else None,
             native_object=_native_object_or_none(),
         )
 
@@ -732,6 +774,7 @@ class Executable:
         facts = {k: manifest.get(k) for k in ("triple", "cpu", "cpu_features", "gpu_arch")}
         exe = cls(lowered, library, num_threads=num_threads, target_facts=facts)
         exe._artifact = contents  # keeps the mapped constants alive
+        install_memory_plan(exe._ral, contents, name)
         return exe
 
     @property
@@ -824,6 +867,12 @@ class Executable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _numpy_dtype(element: str) -> np.dtype:
+    from disc_ir.runtime.abi import SCALAR_TYPES
+
+    return np.dtype(SCALAR_TYPES[element][0])
 
 
 def _native_object_or_none() -> bytes | None:

@@ -46,6 +46,7 @@ from disc_ir.runtime.context import (
     input_label,
     is_host_input,
 )
+from disc_ir.runtime.memory_plan import MemoryPlan
 
 _LINK_LOCK = threading.Lock()
 _LLJIT: Any = None
@@ -278,6 +279,20 @@ class LoadedLibrary:
         return address
 
 
+def install_memory_plan(
+    ral: RalContext, contents: ArtifactContents, path: str
+) -> MemoryPlan | None:
+    """Gives the CPU driver of `ral` the artifact's static memory plan (if it has one)."""
+    if contents.memory_plan is None or contents.manifest.get("target") != "cpu":
+        return None
+    try:
+        plan = MemoryPlan.from_json(contents.memory_plan)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ArtifactError(f"{path}: corrupted memory plan: {exc}") from None
+    ral.get_driver("cpu").set_memory_plan(plan)  # type: ignore[attr-defined]  # the CPU driver's
+    return plan
+
+
 # ---------------------------------------------------------------------------
 # The loaded module
 # ---------------------------------------------------------------------------
@@ -329,6 +344,7 @@ class LoadedModel:
             )
         else:
             self.ral = RalContext(options, constants=contents.constants, input_specs=specs)
+        self.memory_plan = install_memory_plan(self.ral, contents, path)
 
     def prepare(self, arrays: Sequence[Any]) -> list[Any]:
         """``arrays`` as the values compiled code reads, checked (RalInputError)."""
@@ -390,6 +406,11 @@ class GraphModule:
     @property
     def signature(self) -> EntrySignature:
         return self._model.signature
+
+    @property
+    def memory_plan(self) -> MemoryPlan | None:
+        """The static memory plan the calls follow (None: a dynamic graph)."""
+        return self._model.memory_plan
 
     @property
     def load_seconds(self) -> dict[str, float]:

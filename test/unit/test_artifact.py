@@ -69,6 +69,8 @@ _LOADER = textwrap.dedent(
         g.run()
         outs2 = [g.get_output(i) for i in range(g.get_num_outputs())]
         assert len(outs2) == len(outs)
+        # a static graph's calls followed its memory plan
+        assert m._model.ral.get_driver("cpu").plan_departures == 0
         np.savez(job["outputs"], *outs, *outs2)
     from disc_ir.runtime import native
     # the RAL's native dispatcher came from the artifact: nothing was compiled here
