@@ -856,7 +856,7 @@ class Executable:
                         continue
                 values.append(as_input_array(i, value, spec.element, spec.rank, spec.name))
         self.check_inputs(values)
-        return tuple(self._ral.execute(self._address, values))
+        return tuple(self._ral.execute(self._address, values, prepared=True))
 
     def close(self) -> None:
         """Releases the RAL context; the Executable cannot run afterwards."""

@@ -375,7 +375,7 @@ class LoadedModel:
     def call(self, arrays: Sequence[Any]) -> tuple[Any, ...]:
         """Runs the graph on ``arrays``; new output arrays."""
         values = self.prepare(arrays)
-        return tuple(self.ral.execute(self._address, values))
+        return tuple(self.ral.execute(self._address, values, prepared=True))
 
     def close(self) -> None:
         self.ral.close()

@@ -146,9 +146,9 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
             start = owner.ctypes.data
             first = start + (-start) % _PAGE
             madvise(first, start + owner.nbytes - first, _MADV_NOHUGEPAGE)
-    shift = (-owner.ctypes.data) % alignment
-    view = owner[shift : shift + nbytes]
-    return Block(view, view.ctypes.data, nbytes)
+    base = owner.__array_interface__["data"][0]
+    shift = (-base) % alignment
+    return Block(owner[shift : shift + nbytes], base + shift, nbytes)
 
 
 #: where the CPU driver's memory comes from (TVM's `DeviceAPI` of the host)
