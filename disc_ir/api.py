@@ -1077,6 +1077,9 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     if mode == "kernel-launch":
         from disc_ir.kernel_launch import compile_kernel_launch
 
+        if cache_dir is not None:
+            raise CompileError("cache_dir is for the fused mode (kernel-launch caches per op)")
+
         return compile_kernel_launch(
             source, target, entry=entry, verify=verify, keep_outputs=keep_outputs
         )

@@ -129,3 +129,8 @@ def test_normalize_source_keeps_meaningful_text() -> None:
     a = 'func.func @f() attributes {s = "a  b"} // tail\n'
     assert normalize_source(a) == a.rstrip()
     assert normalize_source("x\r\n\n  // c\ny  ") == "x\ny"
+
+
+def test_cache_dir_is_for_the_fused_mode(tmp_path: Path) -> None:
+    with pytest.raises(disc_ir.CompileError, match="fused mode"):
+        disc_ir.compile(GRAPH, mode="kernel-launch", cache_dir=tmp_path)
