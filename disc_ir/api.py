@@ -77,11 +77,11 @@ from disc_ir.runtime.context import (
     is_host_input,
 )
 from disc_ir.runtime.graph_executor import (
-    EntrySignature,
     LoadedLibrary,
     check_cpu,
     check_gpu,
     install_memory_plan,
+    parse_entry,
 )
 from disc_ir.runtime.memory_plan import AllocationTrace, MemoryPlan, plan_memory
 from disc_ir.runtime.ral_metadata import element_type_code
@@ -754,8 +754,8 @@ class Executable:
         target = str(manifest.get("target"))
         if target == "cuda":
             check_gpu(manifest, 0, name)
-        sig = EntrySignature.from_json(manifest["signature"])
-        library = LoadedLibrary(contents.objects, manifest["exported"])
+        sig, exported = parse_entry(manifest, name)
+        library = LoadedLibrary(contents.objects, exported)
         lowered = LoweredModule(
             "",
             [ArgSpec(s.name, s.element, s.shape) for s in sig.inputs],

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from disc_ir.runtime.abi import SCALAR_TYPES
 from disc_ir.runtime.artifact import ArtifactContents, ArtifactError, read_artifact
 from disc_ir.runtime.context import (
     InputSpec,
@@ -88,6 +89,8 @@ class EntrySignature:
     @staticmethod
     def from_json(data: dict[str, Any]) -> EntrySignature:
         def spec(d: dict[str, Any]) -> TensorSpec:
+            if d["dtype"] not in SCALAR_TYPES:
+                raise ValueError(f"unknown element type {d['dtype']!r}")
             shape = tuple(None if s is None else int(s) for s in d["shape"])
             symbols = tuple(d.get("symbols") or [None] * len(shape))
             return TensorSpec(
@@ -279,6 +282,20 @@ class LoadedLibrary:
         return address
 
 
+def parse_entry(manifest: dict[str, Any], path: str) -> tuple[EntrySignature, list[str]]:
+    """The manifest's entry signature and exported symbols (ArtifactError when malformed)."""
+    try:
+        signature = EntrySignature.from_json(manifest["signature"])
+        exported = [str(name) for name in manifest["exported"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ArtifactError(
+            f"{path}: corrupted manifest: bad entry description ({exc!r})"
+        ) from None
+    if "main" not in exported:
+        raise ArtifactError(f"{path}: corrupted manifest: the entry 'main' is not exported")
+    return signature, exported
+
+
 def install_memory_plan(
     ral: RalContext, contents: ArtifactContents, path: str
 ) -> MemoryPlan | None:
@@ -324,10 +341,10 @@ class LoadedModel:
         self.manifest = manifest
         self.contents = contents
         self.device = device
-        self.signature = EntrySignature.from_json(manifest["signature"])
+        self.signature, exported = parse_entry(manifest, path)
         t0 = time.perf_counter()
         prepare_native_runtime(contents)
-        self.library = LoadedLibrary(contents.objects, manifest["exported"], "model")
+        self.library = LoadedLibrary(contents.objects, exported, "model")
         self.link_seconds = time.perf_counter() - t0
         self._address = self.library.function_address("main")
         options = RalContextOptions(num_threads=num_threads)
@@ -428,8 +445,6 @@ class GraphModule:
         is its symbol (equal symbols must be equal sizes), a static one its size."""
         shapes: dict[str, tuple[int | str, ...]] = {}
         dtypes: dict[str, str] = {}
-        from disc_ir.runtime.abi import SCALAR_TYPES
-
         for i, s in enumerate(self._model.signature.inputs):
             key = s.name or f"input{i}"
             shapes[key] = tuple(
@@ -533,4 +548,5 @@ __all__ = [
     "TensorSpec",
     "check_cpu",
     "load",
+    "parse_entry",
 ]

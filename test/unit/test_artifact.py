@@ -425,6 +425,13 @@ def test_refuses_corrupted_files(saved: Path, tmp_path: Path) -> None:
         load(tmp_path / "x.disc")
     with pytest.raises(ArtifactError, match="cannot open"):
         load(tmp_path / "missing.disc")
+    for broken in ({"signature": None}, {"exported": ["other"]}, {"signature": {"inputs": [{}]}}):
+        bad = tmp_path / "m.disc"
+        _rewrite(saved, bad, lambda m, b=broken: m.update(b))
+        with pytest.raises(ArtifactError, match="corrupted manifest"):
+            load(bad)
+        with pytest.raises(ArtifactError, match="corrupted manifest"):
+            disc_ir.Executable.load(bad)
     other = tmp_path / "o.disc"
     with zipfile.ZipFile(other, "w") as zf:
         zf.writestr("hello.txt", "hi")
