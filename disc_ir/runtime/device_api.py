@@ -175,6 +175,7 @@ class CpuDeviceAPI(DeviceAPI):
         super().__init__()
         self._lock = threading.Lock()
         self._blocks: dict[int, Block] = {}
+        self._aligned_empty: Any = None
 
     def get_attr(self, device: Device, kind: str) -> Any:
         self._check(device)
@@ -185,10 +186,15 @@ class CpuDeviceAPI(DeviceAPI):
     def alloc_block(self, device: Device, nbytes: int, alignment: int = ALIGNMENT) -> Block:
         """A new aligned block whose owner the caller keeps (no `free_data_space`
         needed: dropping the block frees it)."""
-        from disc_ir.runtime.drivers.cpu import aligned_empty
+        if device.device_type != "cpu":
+            self._check(device)
+        allocate = self._aligned_empty
+        if allocate is None:
+            # imported on first use: the CPU driver imports this module
+            from disc_ir.runtime.drivers.cpu import aligned_empty
 
-        self._check(device)
-        return aligned_empty(nbytes, alignment)
+            allocate = self._aligned_empty = aligned_empty
+        return allocate(nbytes, alignment)
 
     def alloc_data_space(
         self, device: Device, nbytes: int, alignment: int = ALIGNMENT, type_hint: Any = None
