@@ -33,6 +33,7 @@ import importlib
 import os
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -58,6 +59,7 @@ from disc_ir.backend.target import host_target_machine, link_llvm_ir
 from disc_ir.backend.translate import module_to_llvm_ir
 from disc_ir.codegen import kernel_split
 from disc_ir.codegen.shared_lowering import SharingFailed
+from disc_ir.compile_cache import CompileCache, cache_key
 from disc_ir.ir.context import make_context
 from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import Diagnostic, parse_module
@@ -66,7 +68,22 @@ from disc_ir.ir.verify import first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
-from disc_ir.runtime.context import as_input_array, check_input, input_label, is_host_input
+from disc_ir.runtime.artifact import ArtifactError, disc_ir_version, read_artifact, write_artifact
+from disc_ir.runtime.context import (
+    RalError,
+    as_input_array,
+    check_input,
+    input_label,
+    is_host_input,
+)
+from disc_ir.runtime.graph_executor import (
+    LoadedLibrary,
+    check_cpu,
+    check_gpu,
+    install_memory_plan,
+    parse_entry,
+)
+from disc_ir.runtime.memory_plan import AllocationTrace, MemoryPlan, plan_memory
 from disc_ir.runtime.ral_metadata import element_type_code
 
 if TYPE_CHECKING:
@@ -590,9 +607,21 @@ class Executable:
     a `with` block) releases the RAL context.
     """
 
-    def __init__(self, lowered: LoweredModule, jit: HostJit, num_threads: int | None = None):
+    def __init__(
+        self,
+        lowered: LoweredModule,
+        jit: HostJit | LoadedLibrary,
+        num_threads: int | None = None,
+        target_facts: dict[str, Any] | None = None,
+    ):
         self._lowered = lowered
         self._jit = jit
+        #: the machine the code was generated for (triple, cpu, cpu_features, gpu_arch)
+        self._target_facts = target_facts or _host_target_facts(lowered.target)
+        #: the artifact an Executable was loaded from (its mapped constants stay alive)
+        self._artifact: Any = None
+        #: True when `compile` loaded it from the persistent compile cache
+        self.cached = False
         self._address = jit.function_address("main")
         self.inputs: list[ArgSpec] = lowered.inputs
         self.outputs: list[ArgSpec] = lowered.outputs
@@ -617,20 +646,136 @@ class Executable:
 
     # -- inspection -------------------------------------------------------
 
+    def _compiled_here(self, what: str) -> HostJit:
+        if not isinstance(self._jit, HostJit):
+            raise RuntimeError(
+                f"{what} is not available: this Executable was loaded from a saved artifact "
+                "(compile the source again to inspect it)"
+            )
+        return self._jit
+
     @property
     def llvm_ir(self) -> str:
         """The LLVM IR the pipeline produced (before LLVM's optimizations)."""
+        self._compiled_here("the LLVM IR")
         return self._lowered.whole_llvm_ir()
 
     @property
     def optimized_llvm_ir(self) -> str:
         """The LLVM IR after optimization for this host (what was JIT-compiled): the
         kernels at O3, the host entry `main` with a cheap function pipeline."""
-        return self._jit.optimized_ir
+        return self._compiled_here("the optimized LLVM IR").optimized_ir
 
     def assembly(self) -> str:
         """The host assembly of the compiled module."""
-        return self._jit.assembly()
+        return self._compiled_here("the assembly").assembly()
+
+    # -- artifacts --------------------------------------------------------
+
+    def artifact_manifest(self) -> dict[str, Any]:
+        """The descriptive part of the manifest `save` writes: versions, target,
+        the machine the code is for, and the entry signature."""
+        import llvmlite
+
+        from disc_ir.runtime.native import native_ir_digest
+
+        return {
+            "disc_ir_version": disc_ir_version(),
+            "llvmlite_version": llvmlite.__version__,
+            "ral_native_ir_sha256": native_ir_digest(),
+            "target": self._lowered.target,
+            **self._target_facts,
+            "exported": self._jit.exported,
+            "signature": signature_json(
+                self.inputs,
+                self.outputs,
+                self.constraints,
+                self._lowered.input_placements,
+                self._lowered.output_placements,
+            ),
+        }
+
+    def plan_memory(self, example_inputs: list[np.ndarray] | None = None) -> MemoryPlan | None:
+        """The static memory plan (`disc_ir.runtime.memory_plan`) of a CPU graph whose
+        inputs are all static: the graph runs once on `example_inputs` (default:
+        arrays of ones) while the allocations are recorded. None for dynamic or
+        cuda graphs, or when that run fails."""
+        if self._lowered.target != "cpu" or any(None in a.shape for a in self.inputs):
+            return None
+        if example_inputs is None:
+            example_inputs = [
+                np.ones(tuple(d or 0 for d in a.shape), _numpy_dtype(a.element))
+                for a in self.inputs
+            ]
+        driver = self._ral.get_driver("cpu")
+        trace = AllocationTrace()
+        driver.record_allocations(trace)  # type: ignore[attr-defined]  # the CPU driver's
+        try:
+            self(*example_inputs)
+        except (RalError, ValueError):
+            return None
+        finally:
+            driver.record_allocations(None)  # type: ignore[attr-defined]  # the CPU driver's
+        return plan_memory(trace)
+
+    def save(self, path: str | PurePath, example_inputs: list[np.ndarray] | None = None) -> None:
+        """Writes the compiled graph to `path` as a `model.disc` artifact
+        (`disc_ir.runtime.artifact`), atomically. `disc_ir.runtime.load(path)`
+        runs it without the compiler; `Executable.load(path)` gives an Executable.
+        A static CPU graph gets its memory plan (`plan_memory(example_inputs)`)."""
+        plan = self.plan_memory(example_inputs)
+        manifest = self.artifact_manifest()
+        if plan is not None:
+            manifest["memory_plan"] = {
+                "arena_bytes": plan.arena_bytes,
+                "unplanned_bytes": plan.unplanned_bytes,
+                "storages": len(plan.storage_sizes),
+                "allocations": len(plan.sizes),
+            }
+        write_artifact(
+            path,
+            manifest,
+            self._jit.objects,
+            self._lowered.constants,
+            self._lowered.gpu_kernels,
+            memory_plan=plan.to_json() if plan is not None else None,
+            native_object=_native_object_or_none(),
+        )
+
+    @classmethod
+    def load(cls, path: str | PurePath, num_threads: int | None = None) -> Executable:
+        """The Executable of the artifact at `path` (no IR kept: `llvm_ir`,
+        `mlir_after`, `assembly` are unavailable). Raises ArtifactError as
+        `disc_ir.runtime.load` does."""
+        name = os.fspath(path)
+        contents = read_artifact(name)
+        manifest = contents.manifest
+        check_cpu(manifest, name)
+        target = str(manifest.get("target"))
+        if target == "cuda":
+            check_gpu(manifest, 0, name)
+        sig, exported = parse_entry(manifest, name)
+        library = LoadedLibrary(contents.objects, exported)
+        lowered = LoweredModule(
+            "",
+            [ArgSpec(s.name, s.element, s.shape) for s in sig.inputs],
+            [ArgSpec(s.name, s.element, s.shape) for s in sig.outputs],
+            DimConstraints(
+                [([DimRef(a, d) for a, d in refs], value) for refs, value in sig.dim_groups]
+            ),
+            contents.constants,
+            {},
+            {},
+            contents.gpu_kernels,
+            target,
+            [s.placement for s in sig.inputs] if target == "cuda" else None,
+            [s.placement for s in sig.outputs] if target == "cuda" else None,
+        )
+        facts = {k: manifest.get(k) for k in ("triple", "cpu", "cpu_features", "gpu_arch")}
+        exe = cls(lowered, library, num_threads=num_threads, target_facts=facts)
+        exe._artifact = contents  # keeps the mapped constants alive
+        install_memory_plan(exe._ral, contents, name)
+        return exe
 
     @property
     def phases(self) -> list[str]:
@@ -711,7 +856,7 @@ class Executable:
                         continue
                 values.append(as_input_array(i, value, spec.element, spec.rank, spec.name))
         self.check_inputs(values)
-        return tuple(self._ral.execute(self._address, values))
+        return tuple(self._ral.execute(self._address, values, prepared=True))
 
     def close(self) -> None:
         """Releases the RAL context; the Executable cannot run afterwards."""
@@ -722,6 +867,95 @@ class Executable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _numpy_dtype(element: str) -> np.dtype:
+    from disc_ir.runtime.abi import SCALAR_TYPES
+
+    return np.dtype(SCALAR_TYPES[element][0])
+
+
+def _native_object_or_none() -> bytes | None:
+    """The RAL's native dispatcher as an object for this host (None when it
+    cannot be built here: the loader compiles it then)."""
+    from disc_ir.runtime.native import native_object
+
+    try:
+        return native_object()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _host_target_facts(target: str) -> dict[str, Any]:
+    """The machine `HostJit` generates code for: this host's triple, CPU name and
+    features, and (target `cuda`) the GPU arch the kernels were compiled for."""
+    import llvmlite.binding as llvm_binding
+
+    gpu_arch = None
+    if target == "cuda":
+        from disc_ir.pipeline import cuda_compute_capability
+
+        major, minor = cuda_compute_capability()
+        gpu_arch = f"sm_{major}{minor}"
+    return {
+        "triple": llvm_binding.get_process_triple(),
+        "cpu": llvm_binding.get_host_cpu_name(),
+        "cpu_features": llvm_binding.get_host_cpu_features().flatten(),
+        "gpu_arch": gpu_arch,
+    }
+
+
+def signature_json(
+    inputs: list[ArgSpec],
+    outputs: list[ArgSpec],
+    constraints: DimConstraints,
+    input_placements: list[str] | None,
+    output_placements: list[str] | None,
+) -> dict[str, Any]:
+    """The entry signature as the artifact's manifest stores it
+    (`disc_ir.runtime.graph_executor.EntrySignature.from_json` reads it): every
+    dynamic input dimension gets a symbol (`s0`, `s1`, ...), shared by the
+    dimensions the compiler proved equal."""
+    symbol_of: dict[tuple[int, int], str] = {}
+    groups = []
+    count = 0
+    for refs, value in constraints.groups:
+        dims = [(r.arg, r.dim) for r in refs]
+        groups.append({"dims": [list(d) for d in dims], "value": value})
+        if value is None:
+            for d in dims:
+                symbol_of[d] = f"s{count}"
+            count += 1
+
+    def specs(args: list[ArgSpec], placements: list[str] | None, is_input: bool) -> list[dict]:
+        nonlocal count
+        out = []
+        for i, a in enumerate(args):
+            symbols: list[str | None] = []
+            for d, size in enumerate(a.shape):
+                if size is not None or not is_input:
+                    symbols.append(None)
+                    continue
+                if (i, d) not in symbol_of:
+                    symbol_of[(i, d)] = f"s{count}"
+                    count += 1
+                symbols.append(symbol_of[(i, d)])
+            out.append(
+                {
+                    "name": a.name,
+                    "dtype": a.element,
+                    "shape": list(a.shape),
+                    "symbols": symbols,
+                    "placement": placements[i] if placements and i < len(placements) else "cpu",
+                }
+            )
+        return out
+
+    return {
+        "inputs": specs(inputs, input_placements, True),
+        "outputs": specs(outputs, output_placements, False),
+        "dim_groups": groups,
+    }
 
 
 def preload(target: str = "cpu") -> None:
@@ -776,6 +1010,7 @@ def compile(  # noqa: A001
     num_threads: int | None = ...,
     mode: Literal["fused"] = ...,
     keep_outputs: bool = ...,
+    cache_dir: str | PurePath | None = ...,
 ) -> Executable: ...
 
 
@@ -791,6 +1026,7 @@ def compile(  # noqa: A001
     num_threads: int | None = ...,
     mode: Literal["kernel-launch"],
     keep_outputs: bool = ...,
+    cache_dir: str | PurePath | None = ...,
 ) -> KernelLaunchExecutable: ...
 
 
@@ -805,6 +1041,7 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     num_threads: int | None = None,
     mode: Literal["fused", "kernel-launch"] = "fused",
     keep_outputs: bool = False,
+    cache_dir: str | PurePath | None = None,
 ) -> Executable | KernelLaunchExecutable:
     """Compiles an MHLO graph for `target` (`cpu`; `cuda` compiles, see below) into an Executable.
 
@@ -830,9 +1067,18 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     signature (`disc_ir.kernel_launch`; CPU only): the reference executor,
     a per-op profiler (`profile`) and debugger (`keep_outputs=True` keeps
     each op's outputs of the last run).
+
+    `cache_dir` (fused mode; None: `DISC_CACHE_DIR`, unset: no cache): the
+    persistent compile cache (`disc_ir.compile_cache`). A hit loads the saved
+    artifact instead of compiling (`Executable.cached` is True, no IR is kept,
+    `compile_times` holds `cache_load`); a miss compiles and saves it there.
+    Not used with `dump_dir`.
     """
     if mode == "kernel-launch":
         from disc_ir.kernel_launch import compile_kernel_launch
+
+        if cache_dir is not None:
+            raise CompileError("cache_dir is for the fused mode (kernel-launch caches per op)")
 
         return compile_kernel_launch(
             source, target, entry=entry, verify=verify, keep_outputs=keep_outputs
@@ -842,6 +1088,17 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     if target not in TARGETS:
         raise CompileError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
     t_start = time.perf_counter()
+    cache = CompileCache.from_option(cache_dir) if dump_dir is None else None
+    key = None
+    if cache is not None:
+        text = _source_text(source)
+        if text is not None:
+            key = cache_key(text, target, entry)
+            hit = cache.lookup(key, num_threads)
+            if hit is not None:
+                hit.compile_times = {"cache_load": time.perf_counter() - t_start}
+                hit.cached = True
+                return hit
     dump = Path(dump_dir) if dump_dir is not None else None
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
@@ -866,15 +1123,99 @@ def compile(  # noqa: A001 - the public name, as torch.compile / jax's
     )
     if dump is not None:
         (dump / "module.opt.ll").write_text(exe.optimized_llvm_ir)
+    if cache is not None and key is not None:
+        try:
+            cache.store(key, exe)
+        except OSError as exc:
+            warnings.warn(
+                f"disc-ir: cannot write the compile cache entry in {cache.directory}: {exc}",
+                stacklevel=2,
+            )
     return exe
+
+
+def compile_to_artifact(
+    source: str | PurePath | ModuleOp,
+    path: str | PurePath,
+    target: str = "cpu",
+    *,
+    entry: str = "main",
+    target_triple: str | None = None,
+    cpu: str | None = None,
+    cpu_features: str | None = None,
+) -> dict[str, Any]:
+    """Compiles `source` and writes the `model.disc` artifact to `path`; returns its manifest.
+
+    Without `target_triple` / `cpu` / `cpu_features` the code is for this host
+    (`compile(...).save(path)`). With any of them (CPU target only) it is
+    cross-compiled: the LLVM IR is optimized for and emitted as objects of
+    that triple (default: this host's), CPU name (default `generic`) and
+    feature string (LLVM's `+avx2,+fma` syntax; the loader refuses a CPU
+    lacking a `+` feature), without loading it here.
+    """
+    if target_triple is None and cpu is None and cpu_features is None:
+        exe = compile(source, target, entry=entry, keep_ir=False)
+        exe.save(path)
+        return exe.artifact_manifest()
+    if target != "cpu":
+        raise CompileError(f"cross compilation is for the cpu target only, not '{target}'")
+    import llvmlite
+    import llvmlite.binding as llvm_binding
+
+    from disc_ir.backend.objects import emit_objects
+    from disc_ir.backend.target import BackendError
+
+    lowered = lower_to_llvm_ir(source, target, entry=entry, keep_ir=False)
+    try:
+        made = emit_objects(
+            lowered.whole_llvm_ir(),
+            triple=target_triple or llvm_binding.get_process_triple(),
+            cpu=cpu or "generic",
+            features=cpu_features or "",
+        )
+    except BackendError as exc:
+        raise CompileError(str(exc)) from None
+    manifest = {
+        "disc_ir_version": disc_ir_version(),
+        "llvmlite_version": llvmlite.__version__,
+        "target": target,
+        "triple": made.triple,
+        "cpu": made.cpu,
+        "cpu_features": made.features,
+        "gpu_arch": None,
+        "exported": made.exported,
+        "signature": signature_json(
+            lowered.inputs,
+            lowered.outputs,
+            lowered.constraints,
+            lowered.input_placements,
+            lowered.output_placements,
+        ),
+    }
+    write_artifact(path, manifest, made.objects, lowered.constants, lowered.gpu_kernels)
+    return manifest
+
+
+def _source_text(source: str | PurePath | ModuleOp) -> str | None:
+    """The graph text the compile cache keys `source` by (None: unreadable)."""
+    if isinstance(source, ModuleOp):
+        return print_module(source)
+    if isinstance(source, PurePath) or _looks_like_path(source):
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except OSError:
+            return None  # compiling reports it
+    return source
 
 
 __all__ = [
     "ArgSpec",
+    "ArtifactError",
     "CompileError",
     "Executable",
     "LoweredModule",
     "compile",
+    "compile_to_artifact",
     "entry_function",
     "entry_signature",
     "load_module",

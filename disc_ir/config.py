@@ -231,6 +231,21 @@ _DECLARATIONS: tuple[Switch, ...] = (
         False,
         "`disc-opt` and `disc-compile` show the Python traceback of an internal error",
     ),
+    # -- compile cache ---------------------------------------------------------------
+    Switch(
+        "DISC_CACHE_DIR",
+        "path",
+        None,
+        "the persistent compile cache's directory when `compile` is not given `cache_dir` "
+        "(unset: no cache)",
+    ),
+    Switch(
+        "DISC_CACHE_MAX_BYTES",
+        "int",
+        2 << 30,
+        "the persistent compile cache's size bound: the least recently used artifacts are "
+        "removed beyond it",
+    ),
     # -- runtime ---------------------------------------------------------------------
     Switch(
         "DISC_RAL_NATIVE",

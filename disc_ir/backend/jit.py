@@ -200,7 +200,15 @@ class HostJit:
             except RuntimeError as e:
                 raise BackendError(f"JIT linking failed: {e}") from e
         self._parts = parts
+        #: the relocatable object files linked (kernels first when compiled
+        #: ahead, then the host part): what `Executable.save` stores
+        self.objects: list[bytes] = list(objects)
         self.name = name
+
+    @property
+    def exported(self) -> list[str]:
+        """The externally visible functions the objects define."""
+        return list(self._exported)
 
     @property
     def module(self) -> Any:

@@ -12,6 +12,9 @@ library kernels.
 * :mod:`~disc_ir.runtime.kernels` -- gemm, conv
 * :mod:`~disc_ir.runtime.jit` -- MCJIT loading of LLVM IR
 * :mod:`~disc_ir.runtime.okl_launcher` -- the OKL launcher of the kernel-launch mode
+* :mod:`~disc_ir.runtime.artifact` -- the ``model.disc`` file format
+* :mod:`~disc_ir.runtime.graph_executor` -- ``load(path)``: a saved artifact as a
+  TVM-style graph executor
 """
 
 from disc_ir.runtime import kernels as _kernels  # noqa: F401  (registers the kernels)
@@ -21,6 +24,7 @@ from disc_ir.runtime.abi import (
     encode_ral_api_name,
     parse_type_code,
 )
+from disc_ir.runtime.artifact import ArtifactError
 from disc_ir.runtime.context import (
     ExecutionContext,
     InputSpec,
@@ -31,6 +35,7 @@ from disc_ir.runtime.context import (
 )
 from disc_ir.runtime.dispatch import DISC_RAL_CALL_ADDRESS, register_symbols
 from disc_ir.runtime.drivers import cpu as _cpu  # noqa: F401  (registers the cpu APIs)
+from disc_ir.runtime.graph_executor import GraphModule, load
 from disc_ir.runtime.kernels.assertion import ShapeAssertionError
 from disc_ir.runtime.registry import (
     GLOBAL_REGISTRY,
@@ -40,6 +45,9 @@ from disc_ir.runtime.registry import (
 )
 
 __all__ = [
+    "ArtifactError",
+    "GraphModule",
+    "load",
     "DISC_RAL_CALL_ADDRESS",
     "GLOBAL_REGISTRY",
     "ApiRegistry",

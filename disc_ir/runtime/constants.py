@@ -19,7 +19,9 @@ import numpy as np
 
 from disc_ir.runtime.abi import SCALAR_TYPES
 
-ConstTable = dict[str, tuple[str, tuple[int, ...], bytes]]
+#: md5 key -> (dtype code, shape, data); the data are ``bytes`` or, for a loaded
+#: artifact, a ``memoryview`` of its mapped constants
+ConstTable = dict[str, tuple[str, tuple[int, ...], bytes | memoryview]]
 MetadataReader = Callable[[str], ConstTable]
 
 
@@ -78,6 +80,34 @@ def _dtype_of(dtype: str) -> np.dtype:
     if dtype in SCALAR_TYPES:
         return np.dtype(SCALAR_TYPES[dtype][0])
     return np.dtype(dtype)
+
+
+def constant_view(
+    name: str, table: ConstTable, element_dtype: np.dtype, rank: int
+) -> np.ndarray | None:
+    """The constant ``name`` read in place from its table's buffer (a saved
+    artifact's mapped constants), or None when it cannot be: the data are
+    ``bytes`` (a compile's own table), a splat, or not aligned for
+    ``element_dtype``. Checks as :func:`materialize_constant` does."""
+    parsed = parse_const_name(name)
+    item = table.get(parsed.md5, table.get(name))
+    if item is None or not isinstance(item[2], memoryview):
+        return None
+    table_dtype, table_shape, data = item
+    assert isinstance(data, memoryview)
+    shape = parsed.shape if parsed.shape is not None else tuple(table_shape)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * element_dtype.itemsize
+    if (
+        len(shape) != rank
+        or _dtype_of(table_dtype).itemsize != element_dtype.itemsize
+        or len(data) != nbytes
+        or nbytes == 0
+    ):
+        return None
+    array = np.frombuffer(data, dtype=element_dtype).reshape(shape)
+    if array.ctypes.data % element_dtype.alignment:
+        return None
+    return array
 
 
 def materialize_constant(

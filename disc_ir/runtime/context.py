@@ -370,14 +370,29 @@ class RalContext:
         self.check_inputs(arrays)
         return ExecutionContext(self, arrays)
 
-    def execute(self, entry: int | Callable[[int], Any], inputs: Sequence[Any]) -> list[np.ndarray]:
+    def execute(
+        self,
+        entry: int | Callable[[int], Any],
+        inputs: Sequence[Any],
+        prepared: bool = False,
+    ) -> list[np.ndarray]:
         """Runs compiled code once and returns its outputs.
 
         ``entry`` is the address of ``void main(void* ctx)`` (called through
         ctypes, which releases the GIL) or a Python callable taking the handle.
         Errors the runtime signalled during the call are raised here.
+        ``prepared``: the caller already made ``inputs`` the checked arrays
+        :meth:`prepare_inputs` / :meth:`check_inputs` would give (a context that
+        overrides :meth:`create_execution_context` still goes through it).
         """
-        exec_ctx = self.create_execution_context(inputs)
+        if (
+            prepared
+            and not self._closed
+            and type(self).create_execution_context is RalContext.create_execution_context
+        ):
+            exec_ctx = ExecutionContext(self, list(inputs))
+        else:
+            exec_ctx = self.create_execution_context(inputs)
         try:
             if callable(entry):
                 entry(exec_ctx.handle)

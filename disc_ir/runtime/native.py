@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import hashlib
 import importlib.resources
 import os
 import re
@@ -181,10 +182,48 @@ def native_module_ir() -> str:
     return substitute_placeholders(ir_template(), ir_placeholder_values())
 
 
-class NativeRuntime:
-    """The JIT-compiled native runtime; one per process (see :func:`native_runtime`)."""
+def _optimized_native_module() -> tuple[Any, Any]:
+    """(the native runtime module optimized at O2, its target machine: this host's
+    triple, generic CPU)."""
+    import llvmlite.binding as llvm
 
-    def __init__(self, python_dispatch_address: int):
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    module = llvm.parse_assembly(native_module_ir())
+    module.name = "disc_ral_native"
+    module.verify()
+    target = llvm.Target.from_default_triple()
+    machine = target.create_target_machine(opt=2, jit=True)
+    pto = llvm.create_pipeline_tuning_options(speed_level=2)
+    pb = llvm.create_pass_builder(machine, pto)
+    pb.getModulePassManager().run(module, pb)
+    return module, machine
+
+
+@functools.cache
+def native_ir_digest() -> str:
+    """SHA-256 of the native runtime's LLVM IR: a saved object of it is used only
+    by a runtime whose IR has this digest."""
+    return hashlib.sha256(native_module_ir().encode()).hexdigest()
+
+
+@functools.cache
+def native_object() -> bytes:
+    """The native runtime compiled to an object file (for this host's triple, a
+    generic CPU): what a saved artifact carries so that loading it does not run
+    LLVM (see ``NativeRuntime``'s ``object_file``)."""
+    module, machine = _optimized_native_module()
+    return bytes(machine.emit_object(module))
+
+
+class NativeRuntime:
+    """The JIT-compiled native runtime; one per process (see :func:`native_runtime`).
+
+    ``object_file``: the module already compiled (``native_object()`` of a
+    runtime with the same ``native_ir_digest()``); MCJIT then only links it.
+    """
+
+    def __init__(self, python_dispatch_address: int, object_file: bytes | None = None):
         import llvmlite.binding as llvm
 
         libc = ctypes.CDLL(None)
@@ -193,19 +232,22 @@ class NativeRuntime:
             if not address:
                 raise OSError(f"no {sym} in this process")
             llvm.add_symbol(f"disc_rt_libc_{sym}", address)
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        module = llvm.parse_assembly(native_module_ir())
-        module.name = "disc_ral_native"
-        module.verify()
-        target = llvm.Target.from_default_triple()
-        self._target_machine = target.create_target_machine(opt=2, jit=True)
-        pto = llvm.create_pipeline_tuning_options(speed_level=2)
-        pb = llvm.create_pass_builder(self._target_machine, pto)
-        pb.getModulePassManager().run(module, pb)
-        self._engine = llvm.create_mcjit_compiler(module, self._target_machine)
+        if object_file is None:
+            module, self._target_machine = _optimized_native_module()
+            self._engine = llvm.create_mcjit_compiler(module, self._target_machine)
+        else:
+            llvm.initialize_native_target()
+            llvm.initialize_native_asmprinter()
+            module = llvm.parse_assembly("")
+            module.name = "disc_ral_native_object"
+            target = llvm.Target.from_default_triple()
+            self._target_machine = target.create_target_machine(opt=2, jit=True)
+            self._engine = llvm.create_mcjit_compiler(module, self._target_machine)
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_file))
         self._engine.finalize_object()
         self._module = module
+        #: True when built from a saved object file (no LLVM compile in this process)
+        self.from_object = object_file is not None
         ctypes.c_void_p.from_address(
             self._engine.get_global_value_address("disc_rt_python_dispatch")
         ).value = python_dispatch_address
@@ -246,11 +288,14 @@ _RUNTIME_ERROR: BaseException | None = None
 _RUNTIME_LOCK = threading.Lock()
 
 
-def native_runtime(python_dispatch_address: int | None = None) -> NativeRuntime | None:
+def native_runtime(
+    python_dispatch_address: int | None = None, object_file: bytes | None = None
+) -> NativeRuntime | None:
     """The process's native runtime, built on first use (None if it cannot be built).
 
     ``python_dispatch_address``: the C-callable Python dispatcher calls the native
-    code cannot handle go to (needed on the first call only).
+    code cannot handle go to (needed on the first call only). ``object_file``:
+    the runtime already compiled (first call only; see ``NativeRuntime``).
     """
     global _RUNTIME, _RUNTIME_ERROR
     if _RUNTIME is not None or _RUNTIME_ERROR is not None:
@@ -262,7 +307,13 @@ def native_runtime(python_dispatch_address: int | None = None) -> NativeRuntime 
 
                 python_dispatch_address = DISC_RAL_CALL_ADDRESS
             try:
-                _RUNTIME = NativeRuntime(python_dispatch_address)
+                if object_file is not None:
+                    try:
+                        _RUNTIME = NativeRuntime(python_dispatch_address, object_file)
+                    except (OSError, RuntimeError):
+                        _RUNTIME = None  # compiled here below instead
+                if _RUNTIME is None:
+                    _RUNTIME = NativeRuntime(python_dispatch_address)
             except (OSError, RuntimeError, AttributeError) as err:
                 _RUNTIME_ERROR = err
         return _RUNTIME

@@ -10,6 +10,10 @@ metadata file next to the output (`tutorial.ll` -> `tutorial.discmeta`, or
 it with `disc_ir.backend.jit.HostJit` and call `main` through
 `disc_ir.runtime.RalContext(metadata_path=...)`.
 
+`-o model.disc` (or `--artifact`) writes a deployable artifact instead
+(`disc_ir.runtime.load` runs it without the compiler); `--target-triple`,
+`--cpu` and `--cpu-features` cross-compile its CPU code.
+
 With `--target cuda` the host LLVM IR goes to `-o FILE` and the PTX of each
 kernel module (`gpu.module`) beside it, `out.ll` -> `out.<module>.ptx`.
 
@@ -37,6 +41,7 @@ from disc_ir import config
 from disc_ir.api import (
     METADATA_FILE_NAME,
     CompileError,
+    compile_to_artifact,
     entry_function,
     entry_signature,
     load_module,
@@ -49,6 +54,8 @@ from disc_ir.ir.pass_pipeline import pass_spec_text
 from disc_ir.pipeline import TARGETS, phase_names
 
 METADATA_SUFFIX = ".discmeta"
+#: `-o` with this suffix writes a `model.disc` artifact
+ARTIFACT_SUFFIX = ".disc"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,6 +73,14 @@ def _parser() -> argparse.ArgumentParser:
         choices=("llvm", "llvm-opt", "mlir"),
         help="LLVM IR as generated, LLVM IR after O3 for this host, or the final MLIR",
     )
+    p.add_argument(
+        "--artifact",
+        action="store_true",
+        help="write a model.disc artifact to -o (the default when -o ends in .disc)",
+    )
+    p.add_argument("--target-triple", default=None, help="artifact: cross-compile for this triple")
+    p.add_argument("--cpu", default=None, help="artifact: cross-compile for this CPU name")
+    p.add_argument("--cpu-features", default=None, help="artifact: the CPU features ('+avx2,+fma')")
     p.add_argument("--until", default=None, help="stop after this phase and print its MLIR")
     p.add_argument(
         "--metadata-file",
@@ -150,6 +165,8 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         return 1
     else:
         source = Path(args.input)
+    if args.artifact or args.output.endswith(ARTIFACT_SUFFIX):
+        return _write_artifact(source, args, stderr)
     trace = _Trace(args.mlir_print_ir_after_all, stderr)
     start = time.perf_counter()
     try:
@@ -197,6 +214,34 @@ def run(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
             stderr.write(f"disc-compile: wrote {path}\n")
     if args.mlir_timing:
         stderr.write(trace.report(extra, time.perf_counter() - start))
+    return 0
+
+
+def _write_artifact(source: str | Path, args: argparse.Namespace, stderr: TextIO) -> int:
+    if args.output == "-":
+        stderr.write("disc-compile: error: an artifact needs an output file (-o model.disc)\n")
+        return 1
+    start = time.perf_counter()
+    try:
+        manifest = compile_to_artifact(
+            source,
+            args.output,
+            args.target,
+            entry=args.entry,
+            target_triple=args.target_triple,
+            cpu=args.cpu,
+            cpu_features=args.cpu_features,
+        )
+    except CompileError as exc:
+        stderr.write(f"{args.input}: error: {exc}\n")
+        return 1
+    except OSError as exc:
+        stderr.write(f"disc-compile: error: cannot write '{args.output}': {exc.strerror}\n")
+        return 1
+    stderr.write(
+        f"disc-compile: wrote {args.output} ({manifest['target']}, {manifest['triple']}, "
+        f"cpu {manifest['cpu']}) in {time.perf_counter() - start:.2f} s\n"
+    )
     return 0
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from disc_ir import config
 from disc_ir.runtime.abi import SCALAR_TYPES, ScalarType
-from disc_ir.runtime.constants import materialize_constant
+from disc_ir.runtime.constants import constant_view, materialize_constant
 from disc_ir.runtime.context import (
     Driver,
     ExecutionContext,
@@ -42,7 +42,9 @@ from disc_ir.runtime.context import (
     RalError,
     RalInputError,
 )
+from disc_ir.runtime.device_api import CPU, get_device_api
 from disc_ir.runtime.drivers.buffers import BufferRefcounts, reshaped_alias
+from disc_ir.runtime.memory_plan import AllocationTrace, MemoryPlan
 from disc_ir.runtime.memref import (
     MemRefDescriptor,
     numpy_dtype,
@@ -144,9 +146,13 @@ def aligned_empty(nbytes: int, alignment: int = ALIGNMENT) -> Block:
             start = owner.ctypes.data
             first = start + (-start) % _PAGE
             madvise(first, start + owner.nbytes - first, _MADV_NOHUGEPAGE)
-    shift = (-owner.ctypes.data) % alignment
-    view = owner[shift : shift + nbytes]
-    return Block(view, view.ctypes.data, nbytes)
+    base = owner.__array_interface__["data"][0]
+    shift = (-base) % alignment
+    return Block(owner[shift : shift + nbytes], base + shift, nbytes)
+
+
+#: where the CPU driver's memory comes from (TVM's `DeviceAPI` of the host)
+_CPU_API: Any = get_device_api(CPU)
 
 
 class CachingAllocator:
@@ -169,7 +175,7 @@ class CachingAllocator:
             if free:
                 block = free.pop()
             else:
-                block = aligned_empty(nbytes)
+                block = _CPU_API.alloc_block(CPU, nbytes)
                 self.num_system_allocs += 1
             block.persistent = persistent
             self.live[block.address] = block
@@ -205,11 +211,32 @@ class CpuExecState(BufferRefcounts):
     (``given`` holds the blocks handed to returned output arrays) and the addresses
     of its inputs."""
 
-    __slots__ = ("input_addresses",)
+    __slots__ = (
+        "arena",
+        "input_addresses",
+        "occupant",
+        "plan_cursor",
+        "planned_refs",
+        "released",
+        "trace",
+        "trace_index",
+    )
 
     def __init__(self) -> None:
         super().__init__()
         self.input_addresses: set[int] = set()
+        # the static memory plan's progress in this call (see CpuDriver.set_memory_plan):
+        # the next allocation's index (-1: the plan was left), the arena, reference
+        # counts of planned addresses (address -> [allocation index, count]), each
+        # storage's current occupant and the allocations released so far
+        self.plan_cursor = 0
+        self.arena: Block | None = None
+        self.planned_refs: dict[int, list[int]] = {}
+        self.occupant: dict[int, int] = {}
+        self.released: set[int] = set()
+        # recording an allocation trace: the trace, address -> allocation index
+        self.trace: AllocationTrace | None = None
+        self.trace_index: dict[int, int] = {}
 
 
 # ---------------------------------------------------------------------------
@@ -354,6 +381,52 @@ class CpuDriver(Driver):
         # once the Python entry filled them (see native.CONST_ENTRY_WORDS).
         self.const_table = (ctypes.c_int64 * (1 + CONST_TABLE_ENTRIES * CONST_ENTRY_WORDS))()
         self.const_table[0] = CONST_TABLE_ENTRIES
+        #: the static memory plan calls follow (None: the caching allocator only)
+        self.memory_plan: MemoryPlan | None = None
+        self._arenas: list[Block] = []
+        #: counters: allocations served from the plan's arena, calls that left the plan
+        self.planned_allocs = 0
+        self.plan_departures = 0
+        self._trace: AllocationTrace | None = None
+
+    # -- the static memory plan -------------------------------------------------
+
+    def set_memory_plan(self, plan: MemoryPlan | None) -> None:
+        """Serve allocations from `plan`'s arena (`disc_ir.runtime.memory_plan`)."""
+        with self.allocator.lock:
+            self.memory_plan = plan
+            self._arenas.clear()
+
+    def record_allocations(self, trace: AllocationTrace | None) -> None:
+        """Record the allocations of the next call that starts into `trace`
+        (that one call only: concurrent calls are not mixed in)."""
+        with self.allocator.lock:
+            self._trace = trace
+
+    def _planned_alloc(self, state: CpuExecState, plan: MemoryPlan, nbytes: int) -> int:
+        """The address of the call's next allocation in the arena, or 0 (caching
+        allocator; a deviation from the plan ends its use for the call)."""
+        k = state.plan_cursor
+        if k >= len(plan.sizes) or plan.sizes[k] != nbytes:
+            state.plan_cursor = -1
+            self.plan_departures += 1
+            return 0
+        state.plan_cursor = k + 1
+        sid = plan.storage[k]
+        if sid is None:
+            return 0
+        previous = state.occupant.get(sid)
+        if previous is not None and previous not in state.released:
+            state.plan_cursor = -1  # still live in this call: the trace does not hold
+            self.plan_departures += 1
+            return 0
+        if state.arena is None:
+            state.arena = self._arenas.pop() if self._arenas else aligned_empty(plan.arena_bytes)
+        address = state.arena.address + plan.offsets[sid]
+        state.occupant[sid] = k
+        state.planned_refs[address] = [k, 1]
+        self.planned_allocs += 1
+        return address
 
     # -- per execution --------------------------------------------------------
 
@@ -361,7 +434,10 @@ class CpuDriver(Driver):
         return exec_ctx.driver_state[self.name]
 
     def on_execution_start(self, exec_ctx: ExecutionContext) -> None:
-        exec_ctx.driver_state[self.name] = CpuExecState()
+        state = exec_ctx.driver_state[self.name] = CpuExecState()
+        if self._trace is not None:
+            with self.allocator.lock:
+                state.trace, self._trace = self._trace, None
         if self._native_launch is None:
             self._native_launch = self._can_launch_natively()
         if self._native_launch:
@@ -407,6 +483,14 @@ class CpuDriver(Driver):
         state: CpuExecState | None = exec_ctx.driver_state.pop(self.name, None)
         if state is None:
             return
+        if state.arena is not None:
+            with self.allocator.lock:
+                if (
+                    self.memory_plan is not None
+                    and state.arena.size == self.memory_plan.arena_bytes
+                ):
+                    self._arenas.append(state.arena)
+            state.arena = None
         cached = self.allocator._free  # noqa: SLF001 - an unlocked peek: empty means no work
         if not state.refcounts and (
             self.context.options.cache_workspace_mem_across_execution or not cached
@@ -425,8 +509,15 @@ class CpuDriver(Driver):
     def alloc(self, exec_ctx: ExecutionContext, nbytes: int) -> int:
         state = self.state(exec_ctx)
         with self.allocator.lock:
+            plan = self.memory_plan
+            if plan is not None and state.plan_cursor >= 0 and state.trace is None:
+                address = self._planned_alloc(state, plan, nbytes)
+                if address:
+                    return address
             block = self.allocator.alloc(nbytes)
             state.track(block.address)
+            if state.trace is not None:
+                state.trace_index[block.address] = state.trace.on_alloc(nbytes)
             return block.address
 
     def alloc_persistent(self, nbytes: int) -> Block:
@@ -437,10 +528,19 @@ class CpuDriver(Driver):
             return
         state = self.state(exec_ctx)
         with self.allocator.lock:
+            planned = state.planned_refs.get(address)
+            if planned is not None:
+                planned[1] -= 1
+                if planned[1] == 0:
+                    state.released.add(planned[0])
+                    del state.planned_refs[address]
+                return
             block = self.allocator.live.get(address)
             if block is not None and block.persistent:
                 return
             if state.drop_reference(address):
+                if state.trace is not None and address in state.trace_index:
+                    state.trace.on_release(state.trace_index.pop(address))
                 self.allocator.free(address)
 
     def inc_ref(self, exec_ctx: ExecutionContext, address: int) -> None:
@@ -448,6 +548,10 @@ class CpuDriver(Driver):
             return
         state = self.state(exec_ctx)
         with self.allocator.lock:
+            planned = state.planned_refs.get(address)
+            if planned is not None:
+                planned[1] += 1
+                return
             # Inputs and persistent buffers are borrowed: never counted.
             state.add_reference(address)
 
@@ -488,6 +592,13 @@ class CpuDriver(Driver):
         state = self.state(exec_ctx)
         with self.allocator.lock:
             state.mark_output(desc.aligned)
+            if state.trace is not None and desc.aligned in state.trace_index:
+                state.trace.outputs.add(state.trace_index[desc.aligned])
+            planned = state.planned_refs.get(desc.aligned)
+            if planned is not None:
+                # an arena buffer sent out (the plan never gives one to an
+                # output): it stays live, and collect_output copies it
+                planned[1] += 1
         exec_ctx.outputs[index] = (self.name, desc)
 
     def collect_output(self, exec_ctx: ExecutionContext, index: int, value: Any) -> np.ndarray:
@@ -532,12 +643,14 @@ class CpuDriver(Driver):
             with self._consts_lock:
                 array = self._consts.get(key)
                 if array is None:
-                    value = materialize_constant(
-                        name, self.context.constants_table(), numpy_dtype(element), rank
-                    )
-                    block = self.alloc_persistent(value.nbytes)
-                    array = np.ndarray(value.shape, value.dtype, buffer=block.array)
-                    array[...] = value
+                    table = self.context.constants_table()
+                    # a saved artifact's constants are read in place from the mapped file
+                    array = constant_view(name, table, numpy_dtype(element), rank)
+                    if array is None:
+                        value = materialize_constant(name, table, numpy_dtype(element), rank)
+                        block = self.alloc_persistent(value.nbytes)
+                        array = np.ndarray(value.shape, value.dtype, buffer=block.array)
+                        array[...] = value
                     self._consts[key] = array
         if array.ndim != rank:
             raise RalError(f"const {name}: expected rank {rank}, has shape {array.shape}")

@@ -21,6 +21,7 @@ from disc_ir.runtime.constants import materialize_constant
 from disc_ir.runtime.context import Driver, ExecutionContext, RalContext, RalError
 from disc_ir.runtime.cuda_backend import DeviceBackend
 from disc_ir.runtime.cuda_libs import CudaError
+from disc_ir.runtime.device_api import CudaDeviceAPI, Device
 from disc_ir.runtime.device_array import LEGACY_DEFAULT_STREAM, DeviceArray, StreamWork
 from disc_ir.runtime.drivers.cuda.modules import KernelModules
 from disc_ir.runtime.drivers.cuda.state import BlockOwner, CudaExecState, CudaOptions
@@ -54,15 +55,41 @@ class CudaDriver(Driver):
         self.backend = backend
         self.options = options or CudaOptions()
         backend.make_current()
+        #: memory, copies and the stream go through the device's DeviceAPI
+        self.device = Device("cuda", backend.device_id)
+        self.device_api = CudaDeviceAPI(backend)
         self.owns_stream = self.options.stream is None
-        self.stream = backend.create_stream() if self.owns_stream else int(self.options.stream or 0)
-        self.allocator = CachingDeviceAllocator(backend.mem_alloc, backend.mem_free)
+        self.stream = (
+            self.device_api.create_stream(self.device)
+            if self.owns_stream
+            else int(self.options.stream or 0)
+        )
+        self.allocator = CachingDeviceAllocator(self._alloc_data_space, self._free_data_space)
         self.persistent: set[int] = set()
         self._lock = threading.RLock()
         self.modules = KernelModules(backend, self._lock)
         self._consts: dict[tuple[str, str], MemRefDescriptor] = {}
         self._gemm_runner = gemm_runner
         self.closed = False
+
+    def _alloc_data_space(self, nbytes: int) -> int:
+        return self.device_api.alloc_data_space(self.device, nbytes)
+
+    def _free_data_space(self, address: int) -> None:
+        self.device_api.free_data_space(self.device, address)
+
+    def _copy(self, src: int, dst: int, nbytes: int, src_type: str, dst_type: str) -> None:
+        host = Device("cpu")
+        self.device_api.copy_data_from_to(
+            src,
+            0,
+            dst,
+            0,
+            nbytes,
+            self.device if src_type == "cuda" else host,
+            self.device if dst_type == "cuda" else host,
+            self.stream,
+        )
 
     @property
     def num_module_loads(self) -> int:
@@ -86,7 +113,7 @@ class CudaDriver(Driver):
         if exec_ctx is not None:
             self._synchronize_state(self.state(exec_ctx))
             return
-        self.backend.stream_synchronize(self.stream)
+        self.device_api.stream_sync(self.device, self.stream)
 
     def _synchronize_state(self, state: CudaExecState) -> None:
         if state.synced:
@@ -94,7 +121,7 @@ class CudaDriver(Driver):
         state.synced = True
         if state.work is not None:
             state.work.done = True
-        self.backend.stream_synchronize(self.stream)
+        self.device_api.stream_sync(self.device, self.stream)
 
     def _wait_stream(self) -> None:
         """Waits for everything queued on the stream so far (a returned array's
@@ -102,7 +129,7 @@ class CudaDriver(Driver):
         if self.closed:
             return
         self.backend.make_current()
-        self.backend.stream_synchronize(self.stream)
+        self.device_api.stream_sync(self.device, self.stream)
 
     def _must_wait(self, exec_ctx: ExecutionContext, state: CudaExecState) -> bool:
         """Whether the call must wait for its GPU work before it returns.
@@ -195,7 +222,7 @@ class CudaDriver(Driver):
         """Takes back a block an output array owned (freed outright once the context closed)."""
         with self.allocator.lock:
             if self.closed:
-                self.backend.mem_free(block.address)
+                self._free_data_space(block.address)
                 return
             self.allocator.recycle(block)
 
@@ -209,13 +236,13 @@ class CudaDriver(Driver):
             )
 
     def h2d(self, src: int, dst: int, nbytes: int) -> None:
-        self.backend.memcpy_htod(dst, src, nbytes, self.stream)
+        self._copy(src, dst, nbytes, "cpu", "cuda")
 
     def d2h(self, src: int, dst: int, nbytes: int) -> None:
-        self.backend.memcpy_dtoh(dst, src, nbytes, self.stream)
+        self._copy(src, dst, nbytes, "cuda", "cpu")
 
     def d2d(self, src: int, dst: int, nbytes: int) -> None:
-        self.backend.memcpy_dtod(dst, src, nbytes, self.stream)
+        self._copy(src, dst, nbytes, "cuda", "cuda")
 
     def memset(self, dst: int, value: int, nbytes: int) -> None:
         self.backend.memset_d8(dst, value, nbytes, self.stream)
@@ -223,8 +250,8 @@ class CudaDriver(Driver):
     def copy_to_host(self, dst: int, src: int, nbytes: int) -> None:
         """Blocking device-to-host copy (what :meth:`DeviceArray.numpy` uses)."""
         self.backend.make_current()
-        self.backend.memcpy_dtoh(dst, src, nbytes, self.stream)
-        self.backend.stream_synchronize(self.stream)
+        self._copy(src, dst, nbytes, "cuda", "cpu")
+        self.device_api.stream_sync(self.device, self.stream)
 
     def device_array_from_host(self, array: np.ndarray) -> DeviceArray:
         """A new device array holding a copy of ``array`` (blocking)."""
@@ -232,8 +259,8 @@ class CudaDriver(Driver):
         self.backend.make_current()
         block = self.allocator.alloc(max(1, array.nbytes))
         self.allocator.detach(block.address)
-        self.backend.memcpy_htod(block.address, array.ctypes.data, array.nbytes, self.stream)
-        self.backend.stream_synchronize(self.stream)
+        self._copy(array.ctypes.data, block.address, array.nbytes, "cpu", "cuda")
+        self.device_api.stream_sync(self.device, self.stream)
         return DeviceArray(
             block.address,
             array.shape,
@@ -409,7 +436,7 @@ class CudaDriver(Driver):
         block = self.allocator.alloc(max(1, nbytes))
         self.allocator.detach(block.address)
         self.d2d(desc.data_address, block.address, nbytes)
-        self.backend.stream_synchronize(self.stream)
+        self.device_api.stream_sync(self.device, self.stream)
         return make(block.address, BlockOwner(self, block))
 
     # -- transpose ------------------------------------------------------------
@@ -468,7 +495,7 @@ class CudaDriver(Driver):
                     )
                     address = self.alloc_persistent(value.nbytes)
                     self.h2d(value.ctypes.data, address, value.nbytes)
-                    self.backend.stream_synchronize(self.stream)
+                    self.device_api.stream_sync(self.device, self.stream)
                     desc = MemRefDescriptor(
                         address,
                         address,
@@ -490,7 +517,7 @@ class CudaDriver(Driver):
                 return
             try:
                 self.backend.make_current()
-                self.backend.stream_synchronize(self.stream)
+                self.device_api.stream_sync(self.device, self.stream)
             finally:
                 self.closed = True
                 self.modules.unload_all()
@@ -501,7 +528,7 @@ class CudaDriver(Driver):
                 if runner is not None and hasattr(runner, "close"):
                     runner.close()
                 if self.owns_stream:
-                    self.backend.destroy_stream(self.stream)
+                    self.device_api.free_stream(self.device, self.stream)
 
 
 def _is_contiguous(desc: MemRefDescriptor) -> bool:
