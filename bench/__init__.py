@@ -7,6 +7,7 @@ Usage (from the repository root, with the `bench` extra: `pip install -e .[bench
     python -m bench --sections runtime --models softmax,bert_layer --systems disc-ir,xla
     python -m bench --disc-source graphs   # disc-ir compiles bench/graphs/*.mlir instead of the jax export
     python -m bench.plot bench/results/<run>.json   # re-draw the PNG of a stored run
+    python -m bench.compile_profile bert_encoder_12  # where one compile spends its time
     python -m bench.report bench/results/*.json -o docs/benchmarks.md   # the benchmarks page
 
 Every run prints a table (median runtime, ratio to XLA and to the best other
@@ -20,6 +21,7 @@ JSON (`bench/results/<date>-cpu-<cores>core.json`, schema `disc-ir-bench/2`, see
 Modules: `run` (the sections, report, targets, CLI), `systems` (one adapter
 per system), `models` (the zoo loaded from test/models/zoo.py, the stacked
 BERT encoder, numpy twins, jax exports), `measure` (timing, bandwidth,
-relative error, peak RSS subprocess), `rss` (the subprocess), `plot`, `report`
+relative error, peak RSS subprocess), `rss` (the subprocess), `compile_profile`
+(one compile's seconds per pass, per rewrite pattern, LLVM work, GC), `plot`, `report`
 (docs/benchmarks.md from the kept runs; test/unit/test_bench_report.py checks it is current).
 """

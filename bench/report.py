@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.compile_profile import format_profile
+
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_ORDER = ("disc-ir", "xla", "torch.compile", "iree", "numpy")
 SYSTEM_NAMES = {
@@ -327,6 +329,10 @@ def _dynamic(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _ratio(num: float | None, den: float | None) -> str:
+    return f"{num / den:.1f}x" if num is not None and den else "-"
+
+
 def _encoder(payload: dict[str, Any]) -> list[str]:
     enc = payload.get("encoder")
     if not enc or not enc.get("runs"):
@@ -345,6 +351,7 @@ def _encoder(payload: dict[str, Any]) -> list[str]:
                 _f(r.get("disc_export_s"), ".2f"),
                 _f(r.get("disc_ms"), ".1f"),
                 _f(r.get("xla_compile_s"), ".2f"),
+                _ratio(compile_s, r.get("xla_compile_s")),
                 _f(r.get("xla_ms"), ".1f"),
                 _f(r.get("rel_err"), ".1e"),
             ]
@@ -364,6 +371,7 @@ def _encoder(payload: dict[str, Any]) -> list[str]:
             "jax export s",
             "disc-ir run ms",
             "XLA compile s",
+            "disc-ir / XLA compile",
             "XLA run ms",
             "rel err",
         ],
@@ -373,6 +381,16 @@ def _encoder(payload: dict[str, Any]) -> list[str]:
         lines += [
             f"Linear fit: {enc['seconds_per_layer']:.2f} s per layer + {enc['intercept_s']:.2f} s "
             f"(R^2 {enc['r_squared']:.3f}).",
+            "",
+        ]
+    prof = enc.get("profile")
+    if prof and "error" not in prof:
+        lines += [
+            f"Where the {prof['layers']}-layer compile spends its time (`bench.compile_profile`):",
+            "",
+            "```",
+            *format_profile(prof, f"{prof['layers']} layers"),
+            "```",
             "",
         ]
     return lines

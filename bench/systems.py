@@ -12,7 +12,9 @@ the result (a failing or missing peer never stops the bench).
   compiles); the same Executable serves every size. Phases: `export` (jax
   tracing and lowering) then the Executable's `compile_times` (parse, the
   pipeline phases tensor ... llvm, translate, jit, and `other`: the rest of
-  `disc_ir.compile`'s wall time, e.g. its final garbage collection). Without jax, or when the
+  `disc_ir.compile`'s wall time, e.g. its final garbage collection); the
+  modules and LLVM are loaded first (`disc_ir.preload`, once per process,
+  untimed, as jax is imported before XLA is timed). Without jax, or when the
   export does not compile, the hand-written MHLO of bench/graphs/ is used and
   the reason recorded in `info`.
 - `xla`: `jax.jit` on the host CPU, compiled per shape (`trace+lower`,
@@ -141,6 +143,9 @@ class DiscIR(System):
         """
         import disc_ir
 
+        # Module loading and LLVM's initialization happen before any timer,
+        # as jax's do (imported for the export): once per process.
+        disc_ir.preload("cpu")
         info: dict[str, Any] = {}
         attempts: list[tuple[str, Callable[[], str]]] = []
         if model.name in self.sources:

@@ -64,7 +64,7 @@ from disc_ir.ir.context import make_context
 from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import module_text
-from disc_ir.ir.verify import first_verify_failure
+from disc_ir.ir.verify import VerifyEach, first_verify_failure
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
@@ -258,7 +258,7 @@ def entry_signature(f: func.FuncOp) -> tuple[list[ArgSpec], list[ArgSpec]]:
 # ---------------------------------------------------------------------------
 
 
-def _run_pass(ctx: Context, module: ModuleOp, p: ModulePass, verify: bool) -> None:
+def _run_pass(ctx: Context, module: ModuleOp, p: ModulePass, verify: VerifyEach | None) -> None:
     try:
         p.apply(ctx, module)
     except SharingFailed:
@@ -267,8 +267,8 @@ def _run_pass(ctx: Context, module: ModuleOp, p: ModulePass, verify: bool) -> No
         raise CompileError(str(exc)) from None
     except (DiagnosticException, VerifyException) as exc:
         raise CompileError(f"pass '{p.name}' failed: {str(exc).strip()}") from None
-    if verify:
-        failure = first_verify_failure(module)
+    if verify is not None:
+        failure = verify.first_failure(module)
         if failure is not None:
             raise CompileError(
                 f"verification failed after pass '{p.name}': '{failure[0]}' op {failure[1]}"
@@ -312,6 +312,7 @@ def run_pipeline(
     except ValueError as exc:
         raise CompileError(str(exc)) from None
     times: dict[str, float] = {}
+    verifier = VerifyEach() if verify else None
     for name, passes in grouped:
         start = time.perf_counter()
         kernel_module = None
@@ -320,7 +321,7 @@ def run_pipeline(
         if kernel_module is not None:
             assert kernels_ahead is not None
             for p in passes:
-                _run_pass(ctx, kernel_module, p, verify)
+                _run_pass(ctx, kernel_module, p, verifier)
             t0 = time.perf_counter()
             text = module_to_llvm_ir(kernel_module)
             kernels_ahead.translate_s = time.perf_counter() - t0
@@ -328,7 +329,7 @@ def run_pipeline(
             kernels_ahead.names = kernel_split.kernel_names(kernel_module)
         for p in passes:
             t0 = time.perf_counter()
-            _run_pass(ctx, module, p, verify)
+            _run_pass(ctx, module, p, verifier)
             if after_pass is not None:
                 after_pass(p, module, time.perf_counter() - t0)
         if kernel_module is not None:

@@ -121,10 +121,21 @@ def _is_ranked(t: Attribute) -> bool:
     return isinstance(t, TensorType | MemRefType)
 
 
+#: id(type) -> (type, its shape or None): the analysis asks each value's type
+#: for its shape many times; the entry holds the type, so its id is not reused
+_SHAPES: dict[int, tuple[Attribute, tuple[int, ...] | None]] = {}
+_SHAPES_LIMIT = 1 << 16
+
+
 def _shape(t: Attribute) -> tuple[int, ...] | None:
-    if isinstance(t, TensorType | MemRefType):
-        return tuple(t.get_shape())
-    return None
+    entry = _SHAPES.get(id(t))
+    if entry is not None:
+        return entry[1]
+    shape = t.get_shape() if isinstance(t, TensorType | MemRefType) else None
+    if len(_SHAPES) >= _SHAPES_LIMIT:
+        _SHAPES.clear()
+    _SHAPES[id(t)] = (t, shape)
+    return shape
 
 
 def _small_vector_size(v: SSAValue) -> int | None:
@@ -1162,12 +1173,20 @@ def _segment_sizes(op: Operation) -> list[int] | None:
 _OUTPUT_NAMES = ("out", "output", "outputs", "result", "results")
 
 
+#: per op class: the names of `_OUTPUT_NAMES` it defines, in that order
+_CLASS_OUTPUT_NAMES: dict[type[Operation], tuple[str, ...]] = {}
+
+
 def _lmhlo_outputs(op: Operation) -> list[SSAValue]:
     """The output buffers of an lmhlo op: its trailing `out`/`output` operands."""
     if op.name == "lmhlo.fusion" or op.name == "lmhlo.terminator" or not op.operands:
         return []
-    for name in _OUTPUT_NAMES:
-        got = getattr(op, name, None) if hasattr(type(op), name) else None
+    cls = type(op)
+    names = _CLASS_OUTPUT_NAMES.get(cls)
+    if names is None:
+        names = _CLASS_OUTPUT_NAMES[cls] = tuple(n for n in _OUTPUT_NAMES if hasattr(cls, n))
+    for name in names:
+        got = getattr(op, name, None)
         if isinstance(got, SSAValue):
             return [got]
         if isinstance(got, Sequence) and got and all(isinstance(g, SSAValue) for g in got):

@@ -27,7 +27,7 @@ _EXHAUSTED = object()
 
 
 class _Mismatch(Exception):
-    """Raised by `_matches`' sink at the first item differing from the snapshot."""
+    """Raised by `matches_fingerprint`'s sink at the first item differing from the snapshot."""
 
 
 def fingerprint(op: Operation) -> list[object]:
@@ -37,7 +37,7 @@ def fingerprint(op: Operation) -> list[object]:
     return out
 
 
-def _matches(op: Operation, snapshot: list[object]) -> bool:
+def matches_fingerprint(op: Operation, snapshot: list[object]) -> bool:
     """`fingerprint(op) == snapshot`, stopping at the first difference."""
     items = iter(snapshot)
 
@@ -105,7 +105,7 @@ class FixedPoints:
         """Whether `module` is unchanged since `record(module, key, context)`."""
         states = self._states(module)
         state = states.get(key) if states is not None else None
-        return state is not None and state[0] is context and _matches(module, state[1])
+        return state is not None and state[0] is context and matches_fingerprint(module, state[1])
 
     def record(self, module: Operation, key: Hashable, context: object = None) -> None:
         """Remember the current state of `module` as a fixed point of pass `key`."""
@@ -118,4 +118,4 @@ class FixedPoints:
             states.pop(key, None)
 
 
-__all__ = ["FixedPoints", "fingerprint"]
+__all__ = ["FixedPoints", "fingerprint", "matches_fingerprint"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
+from disc_ir.ir.fingerprint import fingerprint, matches_fingerprint
+
 
 def first_verify_failure(root: Operation) -> tuple[str, str, Operation] | None:
     """Verify `root`; on failure return (op name, message, op) of the culprit.
@@ -23,6 +25,35 @@ def first_verify_failure(root: Operation) -> tuple[str, str, Operation] | None:
         except (VerifyException, DiagnosticException) as exc:
             return op.name, _first_line(str(exc)), op
     return root.name, _first_line(whole), root
+
+
+class VerifyEach:
+    """`first_verify_failure` after every pass, skipped where the pass left the IR as it was.
+
+    After a root verifies, a snapshot of it (`disc_ir.ir.fingerprint`) is
+    kept; the next `first_failure(root)` compares the root with it first and,
+    when nothing changed (no op created, erased or moved, no operand,
+    attribute, property or type replaced), returns None without verifying
+    again: an unchanged IR verifies as it did. Roots are told apart by
+    identity (the host and kernel modules of a split pipeline each keep
+    their own snapshot).
+    """
+
+    def __init__(self) -> None:
+        self._verified: dict[int, tuple[Operation, list[object]]] = {}
+
+    def first_failure(self, root: Operation) -> tuple[str, str, Operation] | None:
+        """`first_verify_failure(root)`, or None at once when `root` is unchanged
+        since it last verified here."""
+        known = self._verified.get(id(root))
+        if known is not None and known[0] is root and matches_fingerprint(root, known[1]):
+            return None
+        failure = first_verify_failure(root)
+        if failure is None:
+            self._verified[id(root)] = (root, fingerprint(root))
+        else:
+            self._verified.pop(id(root), None)
+        return failure
 
 
 def _post_order(op: Operation):

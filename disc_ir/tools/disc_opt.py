@@ -43,7 +43,7 @@ from disc_ir.ir.pass_pipeline import (
     pass_spec_text,
 )
 from disc_ir.ir.printer import module_text
-from disc_ir.ir.verify import first_verify_failure
+from disc_ir.ir.verify import VerifyEach, first_verify_failure
 from disc_ir.passes.registry import is_pass_name, pass_infos, pass_names
 from disc_ir.tools.diagnostic_verifier import (
     EmittedDiagnostic,
@@ -260,6 +260,7 @@ def run_passes(
     from disc_ir.codegen.shared_lowering import SharingFailed
     from disc_ir.ir.diagnostics import RejectedInput
 
+    verifier = VerifyEach()
     for index, p in enumerate(passes):
         header = f"{_pass_class_name(p)} ({pass_spec_text(p)})"
         if opts.print_before_all:
@@ -278,7 +279,7 @@ def run_passes(
         if index < len(timings):
             timings[index].seconds += time.perf_counter() - start
         if opts.verify_each:
-            failure = first_verify_failure(module)
+            failure = verifier.first_failure(module)
             if failure is not None:
                 op_name, message = failure[0], failure[1]
                 raise VerifyAfterPass(p.name, op_name, message)

@@ -215,7 +215,13 @@ def test_target_checks_figures() -> None:
                 "tag": "rows=4096,cols=768",
                 "memory_bound": True,
                 "systems": {
-                    "disc-ir": {"status": "ok", "ratio_to_xla": 0.9, "rel_err": 1e-7},
+                    "disc-ir": {
+                        "status": "ok",
+                        "ratio_to_xla": 0.9,
+                        "rel_err": 1e-7,
+                        "compile_s": 0.5,
+                        "compile_phases": {"export": 0.4, "parse": 0.02, "jit": 0.08},
+                    },
                     "xla": {"status": "ok", "ratio_to_xla": 1.0},
                 },
             }
@@ -228,7 +234,13 @@ def test_target_checks_figures() -> None:
         "encoder": {
             "runs": [
                 {"layers": 6, "disc_compile_s": 7.0, "disc_export_s": 0.3},
-                {"layers": 12, "disc_compile_s": 16.0, "disc_export_s": 0.5},
+                {
+                    "layers": 12,
+                    "disc_compile_s": 16.0,
+                    "disc_export_s": 0.5,
+                    "xla_compile_s": 0.4,
+                    "compile_vs_xla": 40.0,
+                },
                 {"layers": 24, "disc_compile_s": 31.0, "disc_export_s": 0.9},
             ]
         },
@@ -241,6 +253,13 @@ def test_target_checks_figures() -> None:
     assert "softmax 0.90x" in status["memory-bound graphs"]["detail"]
     assert status["dynamic shapes"]["status"] == "MISS"
     assert status["BERT-base encoder, 12 layers"]["status"] == "MISS"
+    vs_xla = status["BERT encoder compile"]
+    assert vs_xla["status"] == "MISS"
+    assert vs_xla["detail"] == "12 layers 40.0x (16.00 s / 0.40 s)"
+    # the jax export is not disc-ir's compile time
+    compile_check = status["memory-bound graphs' compile"]
+    assert compile_check["status"] == "PASS"
+    assert compile_check["detail"] == "softmax 0.10 s"
 
 
 def test_peak_rss_subprocess() -> None:
