@@ -1,0 +1,184 @@
+"""The PyTorch zoo (test/models/torch_zoo.py) through disc-ir, compared with eager.
+
+Each model is compiled once with a dynamic batch, by `disc_ir.torch.compile`
+(torch.export + torch-mlir's StableHLO) and by `torch.compile(model,
+backend="disc", dynamic=True)` (the dynamo backend the `torch_dynamo_backends`
+entry point registers), and run at several batch sizes against eager:
+relative error `max|actual - expected| / max|expected|` at most 1e-4.
+Skipped without the `torch` extra.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+import disc_ir.torch as disc_torch  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+import torch_zoo  # noqa: E402
+
+RTOL = 1e-4
+BATCHES = (2, 3, 8)
+
+
+def relative_error(actual: Any, expected: Any) -> float:
+    assert isinstance(actual, torch.Tensor), type(actual)
+    assert actual.shape == expected.shape, f"shape {actual.shape} != {expected.shape}"
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype} != {expected.dtype}"
+    scale = expected.abs().max().item()
+    return (actual - expected).abs().max().item() / scale if scale else 0.0
+
+
+@pytest.mark.parametrize("name", sorted(torch_zoo.MODELS))
+def test_export_path_matches_eager(name: str) -> None:
+    spec = torch_zoo.MODELS[name]
+    model = spec.build()
+    exe = disc_torch.compile(model, spec.inputs(4), dynamic_shapes=spec.dynamic_shapes())
+    assert "dense_resource<" in exe.stablehlo  # the weights came as resource blobs
+    for batch in (1, *BATCHES):
+        inputs = spec.inputs(batch)
+        with torch.no_grad():
+            expected = model(*inputs)
+        err = relative_error(exe(*inputs), expected)
+        assert err <= RTOL, f"{name} at batch {batch}: relative error {err:.3g}"
+
+
+@pytest.mark.parametrize("name", sorted(torch_zoo.MODELS))
+def test_dynamo_backend_matches_eager(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = torch_zoo.MODELS[name]
+    model = spec.build()
+    compiles = []
+    real_compile = disc_torch.compile
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        compiles.append(args)
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(disc_torch, "compile", counting)
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="disc", dynamic=True)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", disc_torch.DiscFallbackWarning)
+        for batch in BATCHES:
+            inputs = spec.inputs(batch)
+            err = relative_error(compiled(*inputs), model(*inputs))
+            assert err <= RTOL, f"{name} at batch {batch}: relative error {err:.3g}"
+    assert len(compiles) == 1, f"{name}: {len(compiles)} compiles for {len(BATCHES)} batch sizes"
+
+
+# Models outside the zoo, checked the same way through both entry points.
+
+
+class _GatedConv(torch.nn.Module):
+    """Depthwise-separable conv with a sigmoid gate and a stride-2 conv."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.pw = torch.nn.Conv2d(8, 16, 1)
+        self.gate = torch.nn.Conv2d(8, 16, 1)
+        self.down = torch.nn.Conv2d(16, 16, 3, stride=2, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.dw(x)
+        return self.down(self.pw(h) * torch.sigmoid(self.gate(h)))
+
+
+class _SdpaAttention(torch.nn.Module):
+    """Causal attention through F.scaled_dot_product_attention, with RMS norm and SiLU."""
+
+    def __init__(self, dim: int = 32) -> None:
+        super().__init__()
+        self.qkv = torch.nn.Linear(dim, 3 * dim, bias=False)
+        self.out = torch.nn.Linear(dim, dim)
+        self.scale = torch.nn.Parameter(torch.rand(dim) + 0.5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.scale
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        y = torch.nn.functional.scaled_dot_product_attention(
+            q.unsqueeze(1), k.unsqueeze(1), v.unsqueeze(1), is_causal=True
+        )
+        return torch.nn.functional.silu(self.out(y.squeeze(1)))
+
+
+UNSEEN = {
+    "gated_conv": (_GatedConv, (8, 12, 12)),
+    "sdpa_attention": (_SdpaAttention, (10, 32)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSEEN))
+def test_unseen_models_match_eager(name: str) -> None:
+    factory, sample = UNSEEN[name]
+    torch.manual_seed(3)
+    model = factory().eval()
+
+    def inputs(batch: int) -> tuple[Any, ...]:
+        return (torch.randn(batch, *sample, generator=torch.Generator().manual_seed(batch)),)
+
+    exe = disc_torch.compile(model, inputs(2), dynamic_shapes=({0: torch.export.Dim("batch")},))
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="disc", dynamic=True)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", disc_torch.DiscFallbackWarning)
+        for batch in BATCHES:
+            expected = model(*inputs(batch))
+            for how, actual in (
+                ("export", exe(*inputs(batch))),
+                ("dynamo", compiled(*inputs(batch))),
+            ):
+                err = relative_error(actual, expected)
+                assert err <= RTOL, f"{name} ({how}) at batch {batch}: relative error {err:.3g}"
+
+
+def test_function_with_named_dynamic_shapes() -> None:
+    def f(x: Any, y: Any) -> Any:
+        return torch.tanh(x @ y) + 1.0
+
+    x, y = torch.randn(3, 5), torch.randn(5, 4)
+    exe = disc_torch.compile(f, (x, y), dynamic_shapes={"x": {0: torch.export.Dim("m")}})
+    x = torch.randn(9, 5)
+    assert relative_error(exe(x, y), f(x, y)) <= RTOL
+
+
+def test_outputs_share_memory_with_runtime_arrays() -> None:
+    """Inputs go in and outputs come out through DLPack: no copies."""
+    t = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    view = disc_torch.to_runtime(t)
+    assert view.ctypes.data == t.data_ptr()
+    back = disc_torch.from_runtime(view, torch.float32)
+    assert back.data_ptr() == t.data_ptr()
+    bf16 = t.to(torch.bfloat16)
+    assert disc_torch.from_runtime(disc_torch.to_runtime(bf16), torch.bfloat16).equal(bf16)
+
+
+def test_unsupported_graph_falls_back_with_one_line_warning() -> None:
+    def f(x: Any) -> Any:
+        return torch.fft.rfft(x).abs() + 1.0
+
+    torch._dynamo.reset()
+    compiled = torch.compile(f, backend="disc", dynamic=True)
+    x = torch.randn(4, 16)
+    with torch.no_grad(), pytest.warns(disc_torch.DiscFallbackWarning) as record:
+        out = compiled(x)
+    assert torch.allclose(out, f(x))
+    messages = [str(w.message) for w in record if w.category is disc_torch.DiscFallbackWarning]
+    assert len(messages) == 1 and "\n" not in messages[0], messages
+    assert messages[0].startswith("disc: graph runs eagerly:"), messages[0]
+
+
+def test_compile_error_is_clear() -> None:
+    def f(x: Any) -> Any:
+        return torch.fft.rfft(x).abs()
+
+    with pytest.raises(disc_torch.CompileError):
+        disc_torch.compile(f, (torch.randn(4, 16),))
