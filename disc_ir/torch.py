@@ -133,15 +133,138 @@ def _with_all_buffers(program: torch.export.ExportedProgram) -> torch.export.Exp
     return copied
 
 
+def _transformer_encoder_layer_fwd(
+    src: torch.Tensor,
+    embed_dim: int,
+    num_heads: int,
+    qkv_weight: torch.Tensor,
+    qkv_bias: torch.Tensor,
+    proj_weight: torch.Tensor,
+    proj_bias: torch.Tensor,
+    use_gelu: bool,
+    norm_first: bool,
+    eps: float,
+    norm_weight_1: torch.Tensor,
+    norm_bias_1: torch.Tensor,
+    norm_weight_2: torch.Tensor,
+    norm_bias_2: torch.Tensor,
+    ffn_weight_1: torch.Tensor,
+    ffn_bias_1: torch.Tensor,
+    ffn_weight_2: torch.Tensor,
+    ffn_bias_2: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    mask_type: int | None = None,
+) -> Any:
+    """`aten._transformer_encoder_layer_fwd` (nn.TransformerEncoderLayer's inference fast
+    path, taken under no_grad) in the ops its slow path computes: attention through
+    `scaled_dot_product_attention`, layer norms, the feed-forward network. A mask is left
+    to the fused op (NotImplemented keeps it undecomposed)."""
+    if mask is not None or src.dim() != 3:
+        return NotImplemented
+    functional = torch.nn.functional
+    batch, length = src.shape[0], src.shape[1]
+    head_dim = embed_dim // num_heads
+
+    def self_attention(x: torch.Tensor) -> torch.Tensor:
+        q, k, v = functional.linear(x, qkv_weight, qkv_bias).chunk(3, dim=-1)
+        q, k, v = (t.reshape(batch, length, num_heads, head_dim).transpose(1, 2) for t in (q, k, v))
+        y = functional.scaled_dot_product_attention(q, k, v)
+        y = y.transpose(1, 2).reshape(batch, length, embed_dim)
+        return functional.linear(y, proj_weight, proj_bias)
+
+    def feed_forward(x: torch.Tensor) -> torch.Tensor:
+        h = functional.linear(x, ffn_weight_1, ffn_bias_1)
+        h = functional.gelu(h) if use_gelu else functional.relu(h)
+        return functional.linear(h, ffn_weight_2, ffn_bias_2)
+
+    def norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        return functional.layer_norm(x, (embed_dim,), weight, bias, eps)
+
+    if norm_first:
+        x = src + self_attention(norm(src, norm_weight_1, norm_bias_1))
+        return x + feed_forward(norm(x, norm_weight_2, norm_bias_2))
+    x = norm(src + self_attention(src), norm_weight_1, norm_bias_1)
+    return norm(x + feed_forward(x), norm_weight_2, norm_bias_2)
+
+
+def decomposition_table() -> dict[Any, Callable[..., Any]]:
+    """torch-mlir's decompositions, plus PyTorch's fused inference fast paths in plain ops."""
+    table = dict(torch_mlir_fx.get_decomposition_table())
+    table[torch.ops.aten._transformer_encoder_layer_fwd.default] = _transformer_encoder_layer_fwd
+    return table
+
+
 def to_stablehlo(program: torch.export.ExportedProgram) -> str:
     """The StableHLO text torch-mlir's FX importer makes of an exported program
     (parameters and buffers as `dense_resource` constants)."""
     # torch-mlir's decompositions first (they re-verify the program), then the import
-    program = program.run_decompositions(torch_mlir_fx.get_decomposition_table())
+    program = program.run_decompositions(decomposition_table())
     program = _with_all_buffers(program)
-    return str(
-        torch_mlir_fx.export_and_import(program, output_type="stablehlo", decomposition_table={})
-    )
+    try:
+        module = torch_mlir_fx.export_and_import(
+            program, output_type="stablehlo", decomposition_table={}
+        )
+    except Exception as exc:  # noqa: BLE001 - torch-mlir raises many kinds
+        op = _unsupported_op(program)
+        reason = f"{op} has no StableHLO lowering" if op else _first_line(exc)
+        raise CompileError(f"torch-mlir cannot lower the program to StableHLO: {reason}") from None
+    return str(module)
+
+
+#: torch-mlir's lowering from its torch backend IR to StableHLO
+_STABLEHLO_PIPELINE = (
+    "builtin.module(torch-backend-to-stablehlo-backend-pipeline{allow-non-finites=True})"
+)
+
+
+def _unsupported_op(program: torch.export.ExportedProgram) -> str | None:
+    """The torch op (`torch.aten.xxx`) at which torch-mlir's StableHLO lowering of `program`
+    fails, found by running that lowering again with its diagnostics; None when unknown."""
+    from torch_mlir.ir import MLIRError
+    from torch_mlir.passmanager import PassManager
+
+    try:
+        module = torch_mlir_fx.export_and_import(
+            program, output_type="torch", decomposition_table={}
+        )
+    except Exception:  # noqa: BLE001 - the failure was before the lowering
+        return None
+    by_location: dict[str, str] = {}
+
+    def visit(op: Any) -> None:
+        name = op.name
+        if name.startswith(("torch.aten.", "torch.prims.", "torch.prim.")):
+            by_location.setdefault(str(op.location), name)
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner.operation)
+
+    visit(module.operation)
+    seen: list[tuple[str, str]] = []
+
+    def collect(diagnostic: Any) -> bool:
+        seen.append((str(diagnostic.location), str(diagnostic.message)))
+        return True  # handled: not printed
+
+    handler = module.context.attach_diagnostic_handler(collect)
+    try:
+        with module.context:
+            PassManager.parse(_STABLEHLO_PIPELINE).run(module.operation)
+    except MLIRError:
+        pass
+    finally:
+        handler.detach()
+    for location, message in seen:
+        named = re.search(r"operation '([\w.]+)'", message)
+        if named is not None and named.group(1).startswith("torch.aten."):
+            return named.group(1)
+        found = by_location.get(location)
+        if found is not None:
+            return found
+        if named is not None:
+            return named.group(1)
+    return None
 
 
 def to_runtime(tensor: torch.Tensor) -> Any:
@@ -235,10 +358,7 @@ def compile(  # noqa: A001 - mirrors disc_ir.compile and torch.compile
     Raises `disc_ir.CompileError` when torch-mlir or disc-ir cannot compile it.
     """
     program = export(module_or_fn, example_inputs, dynamic_shapes)
-    try:
-        text = to_stablehlo(program)
-    except Exception as exc:  # noqa: BLE001 - torch-mlir raises many kinds
-        raise CompileError(f"torch-mlir cannot import the program: {_first_line(exc)}") from None
+    text = to_stablehlo(program)
     return TorchExecutable(program, text, compile_source(text, target=target, **compile_options))
 
 
@@ -247,6 +367,7 @@ def compile(  # noqa: A001 - mirrors disc_ir.compile and torch.compile
 # ---------------------------------------------------------------------------
 
 _OP_PATTERNS = (
+    re.compile(r"\b(torch\.(?:aten|prims?)\.[\w.]+) has no StableHLO lowering"),
     re.compile(r"'(torch\.aten\.[\w.]+|aten\.[\w.]+)'"),
     re.compile(r"\b(aten\.[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?)"),
     re.compile(r"'([a-z_]+\.[\w.]+)' op"),

@@ -165,11 +165,7 @@ def resource_section(handles: Iterable[str]) -> str:
     if not entries:
         return ""
     body = ",\n".join(entries)
-    return (
-        "\n{-#\n  dialect_resources: {\n    builtin: {\n"
-        + body
-        + "\n    }\n  }\n#-}\n"
-    )
+    return "\n{-#\n  dialect_resources: {\n    builtin: {\n" + body + "\n    }\n  }\n#-}\n"
 
 
 __all__ = [
