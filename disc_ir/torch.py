@@ -37,11 +37,12 @@ an ImportError that says so.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 try:
@@ -96,6 +97,17 @@ def _positional_shapes(fn: Callable[..., Any], dynamic_shapes: Any, count: int) 
     return tuple(dynamic_shapes.get(name) for name in names)
 
 
+@contextlib.contextmanager
+def _quiet_pytree_deprecation() -> Iterator[None]:
+    """Silences torch's `LeafSpec` deprecation warning, which torch.export's own copies of
+    tree specs raise at every export (nothing a caller can change)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r".*isinstance\(treespec, LeafSpec\)", category=FutureWarning
+        )
+        yield
+
+
 def export(
     module_or_fn: torch.nn.Module | Callable[..., Any],
     example_inputs: Sequence[Any] | torch.Tensor,
@@ -112,7 +124,8 @@ def export(
             dynamic_shapes = {"args": tuple(dynamic_shapes)}
     else:
         raise TypeError(f"expected a torch.nn.Module or a function, got {type(module_or_fn)!r}")
-    return torch.export.export(module, args, dynamic_shapes=dynamic_shapes)
+    with _quiet_pytree_deprecation():
+        return torch.export.export(module, args, dynamic_shapes=dynamic_shapes)
 
 
 def _with_all_buffers(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
@@ -198,12 +211,13 @@ def to_stablehlo(program: torch.export.ExportedProgram) -> str:
     """The StableHLO text torch-mlir's FX importer makes of an exported program
     (parameters and buffers as `dense_resource` constants)."""
     # torch-mlir's decompositions first (they re-verify the program), then the import
-    program = program.run_decompositions(decomposition_table())
-    program = _with_all_buffers(program)
     try:
-        module = torch_mlir_fx.export_and_import(
-            program, output_type="stablehlo", decomposition_table={}
-        )
+        with _quiet_pytree_deprecation():
+            program = program.run_decompositions(decomposition_table())
+            program = _with_all_buffers(program)
+            module = torch_mlir_fx.export_and_import(
+                program, output_type="stablehlo", decomposition_table={}
+            )
     except Exception as exc:  # noqa: BLE001 - torch-mlir raises many kinds
         op = _unsupported_op(program)
         reason = f"{op} has no StableHLO lowering" if op else _first_line(exc)
