@@ -208,3 +208,50 @@ def test_compile_error_is_clear() -> None:
 
     with pytest.raises(CompileError, match=r"torch\.aten\.\w+ has no StableHLO lowering"):
         disc_torch.compile(f, (torch.randn(4, 16),))
+
+
+def test_backend_is_registered_by_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    (entry,) = [e for e in entry_points(group="torch_dynamo_backends") if e.name == "disc"]
+    assert entry.load() is disc_torch.disc_backend
+    assert torch._dynamo.lookup_backend("disc") is not None
+
+
+def test_automatic_dynamic_compiles_a_static_then_a_dynamic_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without dynamic=True dynamo compiles the first shape statically and, once the batch
+    changes, a graph with a symbolic batch: two compiles serve every later batch size."""
+    spec = torch_zoo.MODELS["mlp"]
+    model = spec.build()
+    compiles = []
+    real_compile = disc_torch.compile
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        compiles.append(kwargs.get("dynamic_shapes"))
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(disc_torch, "compile", counting)
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="disc")
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", disc_torch.DiscFallbackWarning)
+        for batch in (2, 3, 5, 8):
+            inputs = spec.inputs(batch)
+            assert relative_error(compiled(*inputs), model(*inputs)) <= RTOL
+    assert len(compiles) == 2, compiles
+    static, dynamic = compiles
+    assert not any(static["tensors"]) and any(dynamic["tensors"]), compiles
+
+
+def test_graph_needing_autograd_runs_eagerly() -> None:
+    spec = torch_zoo.MODELS["mlp"]
+    model = spec.build()
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="disc", dynamic=True)
+    inputs = spec.inputs(2)
+    with pytest.warns(disc_torch.DiscFallbackWarning, match="autograd is recording"):
+        out = compiled(*inputs)
+    out.sum().backward()  # eager: gradients flow
+    assert model.fc1.weight.grad is not None
