@@ -255,3 +255,30 @@ def test_graph_needing_autograd_runs_eagerly() -> None:
         out = compiled(*inputs)
     out.sum().backward()  # eager: gradients flow
     assert model.fc1.weight.grad is not None
+
+
+def test_bench_runs_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    root = str(Path(__file__).resolve().parents[2])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from bench import torch_zoo as bench_torch_zoo
+
+    out = tmp_path / "torch_zoo.json"
+    argv = [
+        "--models",
+        "mlp",
+        "--batches",
+        "2",
+        "--repeat",
+        "1",
+        "--no-inductor",
+        "--out",
+        str(out),
+    ]
+    assert bench_torch_zoo.main(argv) == 0
+    (row,) = json.loads(out.read_text())["rows"]
+    assert row["model"] == "mlp" and row["batch"] == 2
+    assert row["eager"] > 0 and row["disc-ir"] > 0 and "inductor" not in row
+    assert "mlp" in capsys.readouterr().out
