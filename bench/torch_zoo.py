@@ -2,9 +2,10 @@
 
 Each model of test/models/torch_zoo.py is compiled once per system with a
 dynamic batch (disc-ir: `disc_ir.torch.compile`; inductor:
-`torch.compile(dynamic=True)`) and timed at each batch size (the fastest of
-`--repeat` runs after a warm-up: the least disturbed by other load; the JSON
-also holds the median), under `torch.no_grad()`. Prints a table
+`torch.compile(dynamic=True)`) and timed at each batch size under
+`torch.no_grad()`: after a warm-up the systems take turns call by call
+(`--repeat` calls each), and the fastest call is reported (the least
+disturbed by other load; the JSON also holds the median). Prints a table
 (milliseconds, and disc-ir's compile seconds) and writes JSON to `--out`.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -29,16 +31,29 @@ import disc_ir.torch as disc_torch  # noqa: E402
 WARMUP = 3
 
 
-def _times_ms(fn: Any, inputs: tuple[Any, ...], repeat: int) -> tuple[float, float]:
-    """(min, median) milliseconds of `repeat` calls after the warm-up."""
-    for _ in range(WARMUP):
-        fn(*inputs)
-    times = []
+def _time_interleaved(
+    systems: dict[str, Any], inputs: tuple[Any, ...], repeat: int
+) -> dict[str, tuple[float, float] | str]:
+    """Per system, (min, median) milliseconds of `repeat` calls, or the error of a system
+    that failed. The systems take turns call by call, so a load spike hits them alike."""
+    working: dict[str, Any] = {}
+    out: dict[str, tuple[float, float] | str] = {}
+    for name, fn in systems.items():
+        try:
+            for _ in range(WARMUP):
+                fn(*inputs)
+            working[name] = fn
+        except Exception as exc:  # noqa: BLE001 - a peer failing is reported
+            out[name] = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+    times: dict[str, list[float]] = {name: [] for name in working}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*inputs)
-        times.append(time.perf_counter() - t0)
-    return min(times) * 1e3, statistics.median(times) * 1e3
+        for name, fn in working.items():
+            t0 = time.perf_counter()
+            fn(*inputs)
+            times[name].append(time.perf_counter() - t0)
+    for name, ts in times.items():
+        out[name] = (min(ts) * 1e3, statistics.median(ts) * 1e3)
+    return out
 
 
 def run(models: list[str], batches: list[int], repeat: int, inductor: bool) -> list[dict[str, Any]]:
@@ -57,12 +72,12 @@ def run(models: list[str], batches: list[int], repeat: int, inductor: bool) -> l
             for batch in batches:
                 inputs = spec.inputs(batch)
                 row: dict[str, Any] = {"model": name, "batch": batch, "disc_compile_s": compile_s}
-                for system, fn in systems.items():
-                    try:
-                        row[system], row[f"{system}_median"] = _times_ms(fn, inputs, repeat)
-                    except Exception as exc:  # noqa: BLE001 - a peer failing is reported
+                for system, result in _time_interleaved(systems, inputs, repeat).items():
+                    if isinstance(result, str):
                         row[system] = None
-                        row[f"{system}_error"] = str(exc).splitlines()[0][:200]
+                        row[f"{system}_error"] = result
+                    else:
+                        row[system], row[f"{system}_median"] = result
                 rows.append(row)
     return rows
 
@@ -78,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(args.models) - set(torch_zoo.MODELS)
     if unknown:
         parser.error(f"unknown models {sorted(unknown)}; known: {sorted(torch_zoo.MODELS)}")
+    load_before = os.getloadavg()
     rows = run(args.models, args.batches, args.repeat, not args.no_inductor)
+    load_after = os.getloadavg()
     systems = ["eager", "disc-ir"] + ([] if args.no_inductor else ["inductor"])
     print(
         f"{'model':<14}{'batch':>6}"
@@ -91,7 +108,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{row['model']:<14}{row['batch']:>6}{cells}{row['disc_compile_s']:>16.1f}")
     if args.out is not None:
-        args.out.write_text(json.dumps({"torch": torch.__version__, "rows": rows}, indent=2) + "\n")
+        record = {
+            "torch": torch.__version__,
+            "threads": torch.get_num_threads(),
+            # torch's OpenMP threads stall when other processes hold the cores: the load
+            # average tells how far to trust a run
+            "load_average": {"before": load_before, "after": load_after},
+            "rows": rows,
+        }
+        args.out.write_text(json.dumps(record, indent=2) + "\n")
     return 0
 
 

@@ -314,16 +314,20 @@ class TorchExecutable:
         self.program = program
         self.stablehlo = stablehlo
         self.executable = executable
-        outputs = [s for s in program.graph_signature.output_specs]
-        self._out_dtypes = [_meta_dtype(program, s.arg) for s in outputs]
+        self._out_dtypes = [
+            _meta_dtype(program, s.arg) for s in program.graph_signature.output_specs
+        ]
+        # `call_spec` is computed at each access: read once
+        self._in_spec = program.call_spec.in_spec
+        self._out_spec = program.call_spec.out_spec
 
     def __repr__(self) -> str:
         return f"<disc_ir.torch.TorchExecutable: {self.executable!r}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         flat, spec = torch.utils._pytree.tree_flatten((args, kwargs))
-        expected = self.program.call_spec.in_spec
-        if expected is not None and spec != expected:
+        expected = self._in_spec
+        if expected is not None and spec is not expected and spec != expected:
             raise TypeError(
                 f"the arguments' structure {spec} differs from the exported one {expected}"
             )
@@ -334,7 +338,7 @@ class TorchExecutable:
                 )
         outs = self.executable(*[to_runtime(t) for t in flat])
         tensors = [from_runtime(o, d) for o, d in zip(outs, self._out_dtypes, strict=True)]
-        return torch.utils._pytree.tree_unflatten(tensors, self.program.call_spec.out_spec)
+        return torch.utils._pytree.tree_unflatten(tensors, self._out_spec)
 
     def close(self) -> None:
         """Releases the compiled code's RAL context."""
