@@ -282,3 +282,42 @@ def test_bench_runs_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert row["model"] == "mlp" and row["batch"] == 2
     assert row["eager"] > 0 and row["disc-ir"] > 0 and "inductor" not in row
     assert "mlp" in capsys.readouterr().out
+
+
+class _TokenClassifier(torch.nn.Module):
+    """Token and position embeddings (int64 ids), LayerNorm, a head and log-softmax."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tokens = torch.nn.Embedding(100, 32)
+        self.positions = torch.nn.Embedding(16, 32)
+        self.norm = torch.nn.LayerNorm(32)
+        self.head = torch.nn.Linear(32, 100)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        positions = torch.arange(ids.shape[1]).unsqueeze(0)
+        h = self.norm(self.tokens(ids) + self.positions(positions))
+        return self.head(h).log_softmax(-1)
+
+
+def test_unseen_token_model_with_dynamic_batch_and_length() -> None:
+    torch.manual_seed(5)
+    model = _TokenClassifier().eval()
+
+    def ids(batch: int, length: int) -> torch.Tensor:
+        return torch.randint(
+            0, 100, (batch, length), generator=torch.Generator().manual_seed(batch)
+        )
+
+    dims = {0: torch.export.Dim("batch"), 1: torch.export.Dim("length", max=16)}
+    exe = disc_torch.compile(model, (ids(2, 12),), dynamic_shapes=(dims,))
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend="disc", dynamic=True)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", disc_torch.DiscFallbackWarning)
+        for batch, length in ((2, 12), (3, 7), (8, 16)):
+            x = ids(batch, length)
+            expected = model(x)
+            for how, actual in (("export", exe(x)), ("dynamo", compiled(x))):
+                err = relative_error(actual, expected)
+                assert err <= RTOL, f"{how} at {batch}x{length}: relative error {err:.3g}"
