@@ -328,8 +328,12 @@ class TorchExecutable:
         flat, spec = torch.utils._pytree.tree_flatten((args, kwargs))
         expected = self._in_spec
         if expected is not None and spec is not expected and spec != expected:
+            got = [type(a).__name__ for a in args] + [
+                f"{k}={type(v).__name__}" for k, v in kwargs.items()
+            ]
             raise TypeError(
-                f"the arguments' structure {spec} differs from the exported one {expected}"
+                f"expected the arguments the program was exported with ({expected.num_leaves} "
+                f"tensor(s)), got ({', '.join(got)})"
             )
         for i, value in enumerate(flat):
             if not isinstance(value, torch.Tensor):

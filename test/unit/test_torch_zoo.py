@@ -321,3 +321,24 @@ def test_unseen_token_model_with_dynamic_batch_and_length() -> None:
             for how, actual in (("export", exe(x)), ("dynamo", compiled(x))):
                 err = relative_error(actual, expected)
                 assert err <= RTOL, f"{how} at {batch}x{length}: relative error {err:.3g}"
+
+
+def test_bad_inputs_are_clear_errors() -> None:
+    from disc_ir.runtime import RalInputError
+
+    spec = torch_zoo.MODELS["mlp"]
+    exe = disc_torch.compile(spec.build(), spec.inputs(2), dynamic_shapes=spec.dynamic_shapes())
+    with pytest.raises(TypeError, match=r"exported with \(1 tensor\(s\)\), got \(Tensor, Tensor\)"):
+        exe(torch.randn(2, 64), torch.randn(2, 64))
+    with pytest.raises(TypeError, match=r"got \(list\)"):
+        exe([[0.0] * 64])
+    with pytest.raises(RalInputError, match="expected a torch.Tensor, got float"):
+        exe(3.0)
+    with pytest.raises(RalInputError):
+        exe(torch.randn(2, 63))  # the static feature size
+    with pytest.raises(RalInputError):
+        exe(torch.randn(2, 64, dtype=torch.float64))
+    with pytest.raises(TypeError, match="torch.nn.Module or a function"):
+        disc_torch.compile(42, (torch.randn(2),))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not parameters of"):
+        disc_torch.compile(lambda x: x + 1, (torch.randn(2),), dynamic_shapes={"y": {0: None}})
