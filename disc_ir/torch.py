@@ -499,8 +499,9 @@ def _symbol(size: Any) -> str | None:
 
 def _prepare(
     graph: torch.fx.GraphModule, example_inputs: Sequence[Any]
-) -> tuple[_SizesFromTensors, tuple[torch.Tensor, ...], tuple[dict[int, Any], ...]]:
-    """The graph as a tensors-only module, its example tensors and torch.export's dynamic shapes."""
+) -> tuple[_SizesFromTensors, tuple[dict[int, Any], ...]]:
+    """The graph as a tensors-only module and torch.export's dynamic shapes of its tensors;
+    ValueError for a graph input that is neither a tensor nor a tensor's dimension."""
     values = _placeholder_values(graph, example_inputs)
     # a copy: the caller's graph stays the eager fallback
     graph = torch.fx.GraphModule(graph, copy.deepcopy(graph.graph))
@@ -530,13 +531,9 @@ def _prepare(
         if name is None or name not in where:
             raise ValueError(f"graph input {i} ({value}) is no dimension of an input tensor")
         size_sources[i] = where[name]
-    examples = tuple(example_inputs[i] for i in tensor_positions)
-    for i, example in zip(tensor_positions, examples, strict=True):
-        if not isinstance(example, torch.Tensor):
-            raise ValueError(f"graph input {i}: expected an example tensor")
     module = _SizesFromTensors(graph, len(values), tensor_positions, size_sources)
     module.baked = baked
-    return module, examples, tuple(shapes)
+    return module, tuple(shapes)
 
 
 def _needs_autograd(example_inputs: Sequence[Any]) -> bool:
@@ -563,8 +560,8 @@ def disc_backend(
         )
         return graph.forward
     try:
-        module, _, shapes = _prepare(graph, example_inputs)
-    except ValueError as exc:
+        module, shapes = _prepare(graph, example_inputs)
+    except Exception as exc:  # noqa: BLE001 - any graph it cannot take runs eagerly
         _warn_fallback(exc)
         return graph.forward
     return _LazyGraph(graph, module, shapes, compile_options)
