@@ -8,6 +8,7 @@ are registered in extended form from `disc_ir.dialects.upstream`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 
@@ -15,10 +16,11 @@ from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 from xdsl.ir import Dialect
 
+from disc_ir.ir.resources import builtin_dialect
+
 # Upstream dialects taken from xDSL as they are.
 _XDSL_DIALECTS = (
     "arith",
-    "builtin",
     "cf",
     "complex",
     "func",
@@ -65,6 +67,8 @@ def make_context(allow_unregistered: bool = False) -> Context:
     """A fresh context with every disc-ir and upstream dialect registered."""
     ctx = Context(allow_unregistered=allow_unregistered)
     xdsl_dialects = get_all_dialects()
+    # builtin with this context's own resource blobs (`dense_resource<...>`), made once
+    ctx.register_dialect("builtin", functools.cache(builtin_dialect))
     for name in _XDSL_DIALECTS:
         ctx.register_dialect(name, xdsl_dialects[name])
     for name, spec in _DISC_DIALECTS.items():
@@ -74,4 +78,4 @@ def make_context(allow_unregistered: bool = False) -> Context:
 
 def dialect_names() -> list[str]:
     """Names of all dialects registered by `make_context`."""
-    return sorted(set(_XDSL_DIALECTS) | set(_DISC_DIALECTS))
+    return sorted(set(_XDSL_DIALECTS) | set(_DISC_DIALECTS) | {"builtin"})

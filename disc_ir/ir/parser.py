@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -153,6 +154,33 @@ class DiscParser(Parser):
         super().__init__(ctx, "", name)
         text = input.decode("utf-8") if isinstance(input, bytes) else input
         self._parser_state = ParserState(_DiscLexer(Input(text, name)))
+        #: (dialect, key as written) -> the handle its manager declared
+        self._resource_handles: dict[tuple[str, str], str] = {}
+
+    def _parse_dialect_resource_handle(
+        self, dialect_name: str, interface: OpAsmDialectInterface
+    ) -> str:
+        """xDSL's, with every use of a key (and its section entry) mapped to the
+        one handle declared for it: a key the context already holds is renamed
+        once, not at each use."""
+        key = self.parse_identifier(" for resource handle")
+        found = self._resource_handles.get((dialect_name, key))
+        if found is None:
+            found = interface.declare_resource(key)
+            self._resource_handles[dialect_name, key] = found
+        return found
+
+    def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
+        """xDSL's, with a malformed blob reported at its string."""
+        key = self._parse_dialect_resource_handle(dialect_name, interface)
+        self.parse_punctuation(":")
+        span = self._current_token.span
+        value = self.parse_str_literal()
+        try:
+            interface.parse_resource(key, value)
+        except (ValueError, KeyError) as exc:
+            message = exc.args[0] if exc.args else str(exc)
+            raise ParseError(span, f"resource '{key}': {message}") from None
 
     def _parse_location(self):  # noqa: ANN202 - xDSL's LocationAttr
         token = self._current_token

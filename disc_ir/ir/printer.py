@@ -14,6 +14,8 @@ Differences from xDSL's default printer:
   them, as MLIR's alias initializer records them) and prints `#map`, `#map1`,
   `#set` where they are used; maps printed inline by an op's custom syntax
   (affine.load subscripts, say) are not aliased, as in MLIR;
+* the blobs of the `dense_resource<...>` attributes printed follow the module
+  in MLIR's `{-# dialect_resources: {builtin: {...}} #-}` section;
 * block labels carry MLIR's predecessor comment: `^bb1:  // pred: ^bb0`,
   `^bb3:  // 2 preds: ^bb1, ^bb2` (sorted by block order), and
   `// no predecessors` on an unreachable non-entry block.
@@ -32,6 +34,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from disc_ir.ir.naming import MlirNames, compute_mlir_names
+from disc_ir.ir.resources import resource_section
 
 # Ops whose regions imply a default dialect, as MLIR's OpAsmOpInterface says.
 _DEFAULT_DIALECT_OF_REGION_OWNER = {"func.func": "func"}
@@ -46,6 +49,13 @@ class MlirPrinter(Printer):
     _names: MlirNames | None = field(default=None, init=False)
     _aliases: dict[Attribute, str] | None = field(default=None, init=False)
     _recorded: list[Attribute] | None = field(default=None, init=False)
+    #: the builtin resource handles printed, in order of first use
+    resource_handles: dict[str, None] = field(default_factory=dict, init=False)
+
+    def print_resource_handle(self, dialect: str, handle: str) -> None:
+        if dialect == "builtin":
+            self.resource_handles.setdefault(handle)
+        super().print_resource_handle(dialect, handle)
 
     # -- aliases ------------------------------------------------------------
     def _init_aliases(self, root: Operation) -> None:
@@ -225,6 +235,8 @@ def print_module(op: Operation, stream, *, generic: bool = False) -> None:
     printer = MlirPrinter(stream=stream, print_generic_format=generic)
     printer.print_op(op)
     stream.write("\n")
+    # the blobs of the `dense_resource<...>` attributes printed, as MLIR's trailing section
+    stream.write(resource_section(printer.resource_handles))
 
 
 def module_text(op: Operation, *, generic: bool = False) -> str:

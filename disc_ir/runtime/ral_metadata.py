@@ -70,15 +70,24 @@ class MetadataEntry:
     index: int
     dtype: str
     shape: tuple[int, ...]
-    data: bytes
+    #: the bytes (a memoryview when they are a view of a resource blob)
+    data: bytes | memoryview
 
 
-def const_md5(data: bytes) -> str:
+#: bytes hex-encoded at a time when hashing (the hex of a large weight is never built whole)
+_MD5_CHUNK = 1 << 20
+
+
+def const_md5(data: bytes | memoryview) -> str:
     """BladeDISC's constant hash: the MD5 hex digest of the hex encoding of `data`.
 
     (llvm::toHex writes uppercase hex digits; the digest itself is lowercase.)
     """
-    return hashlib.md5(data.hex().upper().encode("ascii")).hexdigest()
+    view = memoryview(data).cast("B")
+    digest = hashlib.md5()
+    for start in range(0, len(view), _MD5_CHUNK):
+        digest.update(view[start : start + _MD5_CHUNK].hex().upper().encode("ascii"))
+    return digest.hexdigest()
 
 
 def const_unique_name(md5: str, type_tag: str, shape: Iterable[int]) -> str:
@@ -96,24 +105,31 @@ def _pack_str(text: str, width: str = "<I") -> bytes:
     return struct.pack(width, len(raw)) + raw
 
 
-def encode_metadata(entries: Iterable[MetadataEntry]) -> bytes:
-    """The bytes of a metadata file holding `entries` (in order)."""
-    items = list(entries)
-    out = bytearray(MAGIC)
-    out += struct.pack("<II", VERSION, len(items))
+def _encoded_parts(items: list[MetadataEntry]) -> Iterable[bytes | memoryview]:
+    """The pieces of the file holding `items`: each entry's data as given (not copied)."""
+    yield MAGIC + struct.pack("<II", VERSION, len(items))
     for e in items:
         if e.device not in DEVICES:
             raise ValueError(f"metadata entry {e.name}: unknown device '{e.device}'")
-        out += _pack_str(e.key)
-        out += _pack_str(e.name)
-        out += struct.pack("<BI", DEVICES.index(e.device), e.index)
-        out += _pack_str(e.dtype, "<B")
-        out += struct.pack("<I", len(e.shape))
-        out += struct.pack(f"<{len(e.shape)}q", *e.shape)
-        out += struct.pack("<Q", len(e.data))
-        out += e.data
-    out += TRAILER
-    return bytes(out)
+        data = memoryview(e.data).cast("B")
+        yield b"".join(
+            (
+                _pack_str(e.key),
+                _pack_str(e.name),
+                struct.pack("<BI", DEVICES.index(e.device), e.index),
+                _pack_str(e.dtype, "<B"),
+                struct.pack("<I", len(e.shape)),
+                struct.pack(f"<{len(e.shape)}q", *e.shape),
+                struct.pack("<Q", len(data)),
+            )
+        )
+        yield data
+    yield TRAILER
+
+
+def encode_metadata(entries: Iterable[MetadataEntry]) -> bytes:
+    """The bytes of a metadata file holding `entries` (in order)."""
+    return b"".join(_encoded_parts(list(entries)))
 
 
 def write_metadata(
@@ -132,8 +148,9 @@ def write_metadata(
         ]
     else:
         items = list(entries)
+    parts = list(_encoded_parts(items))  # checked whole before the file is created
     with open(path, "wb") as f:
-        f.write(encode_metadata(items))
+        f.writelines(parts)
 
 
 # ---------------------------------------------------------------------------

@@ -22,7 +22,9 @@ and every use of `%buf` is replaced by `%r`. `<name>` is
 `<md5>_<i|f><bits>_<d0>x<d1>...` (the MD5 of the hex-encoded raw data, as in
 BladeDISC; a splat's raw data is one element, i1 is widened to i8), the
 device is `gpu` for a `#gpu.address_space` buffer, else `cpu`, and `<index>`
-numbers the distinct names per device in order of appearance. The contents
+numbers the distinct names per device in order of appearance. A
+`dense_resource<handle>` value (MLIR's resource blob, as torch-mlir writes
+parameters) contributes its blob's bytes as they are, without a copy. The contents
 are written to the metadata file (format: `disc_ir.runtime.ral_metadata`);
 an empty `metadata-file-name` writes no file. Global names skip symbols
 already in the module.
@@ -37,6 +39,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -55,6 +58,7 @@ from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.resources import lookup_blob
 from disc_ir.passes.registry import register_pass
 from disc_ir.runtime.ral_metadata import (
     MetadataEntry,
@@ -104,6 +108,33 @@ def _symbol_names(module: builtin.ModuleOp) -> set[str]:
     return names
 
 
+def _resource_data(value: DenseResourceAttr, memref_type: MemRefType) -> memoryview:
+    """The bytes of a `dense_resource<handle>` (its blob, not copied), checked against the type."""
+    handle = value.resource_handle.data
+    blob = lookup_blob(handle)
+    if blob is None or blob.data is None:
+        raise DiagnosticException(
+            f"'lmhlo.constant' op: dense_resource<{handle}> has no data (no entry for it in "
+            "the module's dialect_resources section)"
+        )
+    element = memref_type.get_element_type()
+    code = element_type_code(element)
+    if code is None:
+        raise DiagnosticException(
+            f"'lmhlo.constant' op: RAL has no constants of element type {element}"
+        )
+    item = 1 if code == "i1" else 2 if code == "bf16" else int(code.lstrip("uif")) // 8
+    count = 1
+    for d in memref_type.get_shape():
+        count *= d
+    if blob.data.nbytes != count * item:
+        raise DiagnosticException(
+            f"'lmhlo.constant' op: dense_resource<{handle}> holds {blob.data.nbytes} bytes, "
+            f"{memref_type} needs {count * item}"
+        )
+    return blob.data
+
+
 @dataclass
 class _ConstConverter:
     module: builtin.ModuleOp
@@ -126,18 +157,29 @@ class _ConstConverter:
             raise DiagnosticException("'lmhlo.constant' op: expected an output buffer")
         value = inherent_attr(op, "value")
         out = op.operands[0]
-        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(out.type, MemRefType):
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr) or not isinstance(
+            out.type, MemRefType
+        ):
             raise DiagnosticException(
                 "'lmhlo.constant' op: convert lmhlo.const to RAL failed: expected a dense "
                 "value and a memref output"
             )
-        raw = dense_raw_data(value)
         tag = _type_tag(out.type)
-        if raw is None or tag is None or any(d < 0 for d in out.type.get_shape()):
+        if tag is None or any(d < 0 for d in out.type.get_shape()):
             raise DiagnosticException(
                 f"'lmhlo.constant' op: fail to generate a unique name for const of type {out.type}"
             )
-        _, _, data, _ = raw
+        data: bytes | memoryview
+        if isinstance(value, DenseResourceAttr):
+            data = _resource_data(value, out.type)
+        else:
+            raw = dense_raw_data(value)
+            if raw is None:
+                raise DiagnosticException(
+                    f"'lmhlo.constant' op: fail to generate a unique name for const of type "
+                    f"{out.type}"
+                )
+            data = raw[2]
         md5 = const_md5(data)
         name = const_unique_name(md5, tag, out.type.get_shape())
         device = "gpu" if is_gpu_memref(out) else "cpu"

@@ -216,7 +216,7 @@ class DynamicBroadcastInDimOpSimplifier(RewritePattern):
         from xdsl.dialects.builtin import TensorType as TT
         from xdsl.dialects.builtin import i64
 
-        attr = Dense.create_dense_int(TT(i64, [len(new_dims)]), new_dims)  # type: ignore[attr-defined]  # not in xDSL 0.74: raises AttributeError if this rewrite is reached
+        attr = Dense.from_list(TT(i64, [len(new_dims)]), list(new_dims))
         if "broadcast_dimensions" in new.properties:
             new.properties["broadcast_dimensions"] = attr
         else:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2] / "disc_ir"
 
 #: the library packages and the `disc_ir` packages / top-level modules each may import
 #: (besides itself); packages absent here (drivers: `tools`, and the
-#: top-level modules `api`, `pipeline`, `jax`, `introspection`) may import anything
+#: top-level modules `api`, `pipeline`, `jax`, `torch`, `introspection`) may import anything
 _BASE = {"config"}
 ALLOWED: dict[str, set[str]] = {
     "config": set(),
