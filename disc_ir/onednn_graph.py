@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,6 +92,8 @@ class GraphExecutable:
         self.outputs: list[LogicalTensor] = graph.outputs
         self._input_index = {t.id: i for i, t in enumerate(self.inputs)}
         self._output_index = {t.id: i for i, t in enumerate(self.outputs)}
+        #: makes the contiguous copies of strided input buffers (np.empty's signature)
+        self.staging: Callable[[tuple[int, ...], np.dtype], np.ndarray] = np.empty
 
     def __repr__(self) -> str:
         def fmt(ts: list[LogicalTensor]) -> str:
@@ -173,7 +175,12 @@ class GraphExecutable:
             if not arg.address and math.prod(arg.dims):
                 raise ExecuteError(f"input tensor {t.id} has a null data pointer")
             dtype = np.dtype(t.numpy_dtype)
-            arrays.append(_view(arg.address, dtype, arg.dims, buffer_strides(t, arg.dims)))
+            view = _view(arg.address, dtype, arg.dims, buffer_strides(t, arg.dims))
+            if not view.flags.c_contiguous:
+                copy = self.staging(tuple(arg.dims), dtype)
+                np.copyto(copy, view)
+                view = copy
+            arrays.append(view)
         for t in self.outputs:
             arg = out_given.get(t.id)
             if arg is None:
