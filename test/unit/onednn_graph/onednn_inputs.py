@@ -45,7 +45,7 @@ def make_inputs(
         elif t.id in pos:
             a = rng.uniform(0.5, 1.5, shape).astype(np.float32)
         else:
-            a = rng.standard_normal(shape).astype(np.float32)
+            a = (0.25 * rng.standard_normal(shape)).astype(np.float32)
         out[t.id] = a
     return out
 

@@ -25,6 +25,23 @@ def strided_bytes(array: np.ndarray, strides: tuple[int, ...]) -> bytes:
     return buf.tobytes()
 
 
+def as_laid_out(graph: dict[str, Any], inputs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """The inputs as a callee reads them back from buffers laid out by the JSON's strides
+    (strides that overlap make later elements overwrite earlier ones)."""
+    g = parse_graph(graph)
+    out = dict(inputs)
+    for t in g.inputs:
+        a = np.array(inputs[t.id], order="C")
+        strides = buffer_strides(t, a.shape)
+        if a.size == 0:
+            continue
+        buf = np.frombuffer(strided_bytes(a, strides), a.dtype)
+        out[t.id] = np.lib.stride_tricks.as_strided(
+            buf, a.shape, tuple(s * a.itemsize for s in strides)
+        ).copy()
+    return out
+
+
 class Manifest:
     """Commands for run_graphs.c, with their data files under `root`."""
 
@@ -61,7 +78,7 @@ class Manifest:
         g = parse_graph(graph)
         self.lines.append("reset")
         for t in g.inputs:
-            a = np.ascontiguousarray(inputs[t.id])
+            a = np.array(inputs[t.id], order="C")
             strides = buffer_strides(t, a.shape)
             dims = " ".join(map(str, a.shape))
             st = " ".join(map(str, strides))
@@ -82,7 +99,7 @@ class Manifest:
             st = " ".join(map(str, strides))
             self.lines.append(
                 f"output {t.id} {t.dtype} {len(dims_t)} {dims} {st} "
-                f"{self._file(np.ascontiguousarray(want).tobytes())}"
+                f"{self._file(np.array(want, order='C').tobytes())}"
             )
         self.lines.append(command)
 
