@@ -877,7 +877,8 @@ def _lower_conv_transpose(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     if not w.static:
         raise op.error("the weights' dims must be static")
     r = w.rank
-    # to [O, I, X...] with O the output channels of ConvTranspose
+    # to OIX: [out_channels, in_channels / groups, X...], as oneDNN's op
+    # documentation defines the four formats
     if fmt == "XIO":
         w = em.transpose(w, [r - 1, r - 2, *range(r - 2)])
     elif fmt == "XOI":
@@ -886,19 +887,14 @@ def _lower_conv_transpose(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
         w = em.transpose(w, [1, 0, *range(2, r)])
     xn, nxc = _to_ncx(em, op, x)
     wshape = [int(d) for d in w.shape if d is not None]
-    o_per, i_total = wshape[0], wshape[1]
-    if groups > 1:
-        # [O/g, I, X] with I = g * I/g  ->  [O, I/g, X] grouped as mhlo expects
-        if i_total % groups:
-            raise op.error(f"weights' input channels {i_total} are not divisible by groups {groups}")
-        ig = i_total // groups
-        ks = wshape[2:]
-        w = em.reshape(w, [o_per, groups, ig, *ks])
-        w = em.transpose(w, [1, 0, 2, *range(3, 3 + n)])
-        w = em.reshape(w, [o_per * groups, ig, *ks])
+    o_total, i_per_group = wshape[0], wshape[1]
+    if groups < 1 or o_total % groups:
+        raise op.error(f"output channels {o_total} are not divisible by groups {groups}")
     cin = xn.shape[1]
-    if cin is not None and cin != i_total:
-        raise op.error(f"input channels {cin} differ from the weights' {i_total}")
+    if cin is not None and cin != i_per_group * groups:
+        raise op.error(
+            f"input channels {cin} must equal weights' input channels {i_per_group} x groups {groups}"
+        )
     kint = wshape[2:]
     # flip the kernel spatially
     w = em.op(
@@ -937,11 +933,9 @@ def _lower_conv_transpose(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
         )
     if any(a < 0 or b < 0 for a, b in pads):
         raise op.error("pads larger than the dilated kernel are not supported")
-    o_total = w.shape[0]
     shape = (xn.shape[0], o_total, *spatial)
-    # the weights are [O, I/g, X] as a forward conv over the stride-dilated input
-    wt = w
-    y = _conv_text(em, xn, wt, shape, [1] * n, pads, strides, dil, groups)
+    # a forward convolution of the stride-dilated input with the flipped kernel
+    y = _conv_text(em, xn, w, shape, [1] * n, pads, strides, dil, groups)
     if len(ins) == 3:
         y = em.binary("add", y, _along(em, ins[2], y, 1))
     return [_from_ncx(em, y, nxc)]

@@ -82,13 +82,13 @@ def conv_ncx(x: np.ndarray, w: np.ndarray, strides, pb, pe, dil, groups: int) ->
     return y
 
 
-def conv_transpose_ncx(x: np.ndarray, w_io: np.ndarray, strides, pb, pe, dil, out_pad, groups: int) -> np.ndarray:
-    """Transposed convolution by scatter: w_io [C_in, O/g, K...]."""
+def conv_transpose_ncx(x: np.ndarray, w_oi: np.ndarray, strides, pb, pe, dil, out_pad, groups: int) -> np.ndarray:
+    """Transposed convolution by scatter: w_oi [O, C_in/g, K...]."""
     n_sp = x.ndim - 2
     N, C = x.shape[:2]
-    og = w_io.shape[1]
+    og = w_oi.shape[0] // groups
     cg = C // groups
-    ks = w_io.shape[2:]
+    ks = w_oi.shape[2:]
     full = [
         (x.shape[2 + i] - 1) * strides[i] + (ks[i] - 1) * dil[i] + 1 + out_pad[i] for i in range(n_sp)
     ]
@@ -100,9 +100,9 @@ def conv_transpose_ncx(x: np.ndarray, w_io: np.ndarray, strides, pb, pe, dil, ou
             for i in range(n_sp)
         )
         for g in range(groups):
-            wk = w_io[(slice(g * cg, (g + 1) * cg), slice(None), *kidx)].astype(np.float64)
+            wk = w_oi[(slice(g * og, (g + 1) * og), slice(None), *kidx)].astype(np.float64)
             y[(slice(None), slice(g * og, (g + 1) * og), *sl)] += np.einsum(
-                "nc...,co->no...", xd[:, g * cg : (g + 1) * cg], wk
+                "nc...,oc->no...", xd[:, g * cg : (g + 1) * cg], wk
             )
     crop = tuple(slice(pb[i], full[i] - pe[i]) for i in range(n_sp))
     return y[(slice(None), slice(None), *crop)]
@@ -358,13 +358,13 @@ def run_op(op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]
         w = ins[1]
         fmt = a.get("weights_format", "XIO")
         r = w.ndim
-        if fmt == "OIX":
+        if fmt == "IOX":
             w = np.swapaxes(w, 0, 1)
         elif fmt == "XIO":
-            w = np.transpose(w, [r - 2, r - 1, *range(r - 2)])
-        elif fmt == "XOI":
             w = np.transpose(w, [r - 1, r - 2, *range(r - 2)])
-        # now [C_in, O/g, K...]
+        elif fmt == "XOI":
+            w = np.transpose(w, [r - 2, r - 1, *range(r - 2)])
+        # now [O, C_in/g, K...]
         n = x.ndim - 2
         s, d = list(a["strides"]), list(a["dilations"])
         out_pad = list(a.get("output_padding", [0] * n))[:n]
