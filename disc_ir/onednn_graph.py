@@ -18,7 +18,6 @@ Errors are `OneDnnGraphError`s (the graph) or `ExecuteError`s (the call).
 from __future__ import annotations
 
 import ctypes
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -63,13 +62,20 @@ def buffer_strides(t: LogicalTensor, dims: Sequence[int]) -> tuple[int, ...]:
     return dense_strides(dims)
 
 
+def _count(dims: Sequence[int]) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
 def _view(address: int, dtype: np.dtype, dims: Sequence[int], strides: Sequence[int]) -> np.ndarray:
     """An ndarray over foreign memory at `address` with element `strides`."""
     if any(d == 0 for d in dims):
         return np.empty(tuple(dims), dtype)
     extent = 1 + sum((d - 1) * s for d, s in zip(dims, strides, strict=True))
     raw = (ctypes.c_char * (extent * dtype.itemsize)).from_address(address)
-    base = np.frombuffer(raw, dtype=dtype, count=extent)
+    base = np.frombuffer(memoryview(raw).cast("B"), dtype=dtype, count=extent)
     return np.lib.stride_tricks.as_strided(
         base, shape=tuple(dims), strides=tuple(s * dtype.itemsize for s in strides)
     )
@@ -168,11 +174,12 @@ class GraphExecutable:
             out_given[arg.id] = arg
         arrays = []
         for t in self.inputs:
-            arg = given.get(t.id)
-            if arg is None:
+            found = given.get(t.id)
+            if found is None:
                 raise ExecuteError(f"input tensor {t.id} is missing")
+            arg = found
             self._check_dims(t, arg.dims, "input")
-            if not arg.address and math.prod(arg.dims):
+            if not arg.address and _count(arg.dims):
                 raise ExecuteError(f"input tensor {t.id} has a null data pointer")
             dtype = np.dtype(t.numpy_dtype)
             view = _view(arg.address, dtype, arg.dims, buffer_strides(t, arg.dims))
@@ -182,11 +189,11 @@ class GraphExecutable:
                 view = copy
             arrays.append(view)
         for t in self.outputs:
-            arg = out_given.get(t.id)
-            if arg is None:
+            found = out_given.get(t.id)
+            if found is None:
                 raise ExecuteError(f"output tensor {t.id} is missing")
-            self._check_dims(t, arg.dims, "output")
-            if not arg.address and math.prod(arg.dims):
+            self._check_dims(t, found.dims, "output")
+            if not found.address and _count(found.dims):
                 raise ExecuteError(f"output tensor {t.id} has a null data pointer")
         results = self._run(arrays)
         for t, result in zip(self.outputs, results, strict=True):

@@ -39,7 +39,7 @@ class CallbackAllocator(CachingAllocator):
         raw = (ctypes.c_uint8 * total).from_address(address)
         weakref.finalize(raw, self._dealloc, ptr)
         shift = (-address) % alignment
-        view = np.frombuffer(raw, np.uint8)[shift : shift + nbytes]
+        view = np.frombuffer(memoryview(raw).cast("B"), np.uint8)[shift : shift + nbytes]
         return Block(view, address + shift, nbytes)
 
     def alloc(self, nbytes: int, persistent: bool = False) -> Block:

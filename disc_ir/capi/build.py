@@ -207,8 +207,12 @@ def build(out_dir: str | Path = DEFAULT_DIR, verbose: bool = False) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m disc_ir.capi.build", description=__doc__.split("\n")[0])
-    parser.add_argument("-o", "--output-dir", default=str(DEFAULT_DIR), help="where to write the library and header")
+    parser = argparse.ArgumentParser(
+        prog="python -m disc_ir.capi.build", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "-o", "--output-dir", default=str(DEFAULT_DIR), help="where to write the library and header"
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     try:

@@ -15,8 +15,8 @@ from disc_ir.frontends.onednn_graph.graph import (
     DTYPES,
     Graph,
     LogicalTensor,
-    Op,
     OneDnnGraphError,
+    Op,
     parse_graph,
 )
 from disc_ir.frontends.onednn_graph.lower import lower_graph, supported_op_kinds

@@ -142,7 +142,9 @@ class Emitter:
                 self.emit(f"{shape} = shape.shape_of {v.name} : {v.type} -> tensor<{v.rank}xindex>")
                 self._shape_of[v.name] = shape
             name = self.fresh()
-            self.emit(f"{name} = tensor.extract {shape}[{self.index(axis)}] : tensor<{v.rank}xindex>")
+            self.emit(
+                f"{name} = tensor.extract {shape}[{self.index(axis)}] : tensor<{v.rank}xindex>"
+            )
             self._dims[key] = name
         return self._dims[key]
 
@@ -221,7 +223,9 @@ class Emitter:
         shape = self._shape_of.get(like.name)
         if shape is None:
             shape = self.fresh()
-            self.emit(f"{shape} = shape.shape_of {like.name} : {like.type} -> tensor<{like.rank}xindex>")
+            self.emit(
+                f"{shape} = shape.shape_of {like.name} : {like.type} -> tensor<{like.rank}xindex>"
+            )
             self._shape_of[like.name] = shape
         out = (None,) * like.rank
         mapping = _i64_dense(list(range(like.rank - c.rank, like.rank)))
@@ -357,8 +361,7 @@ class Emitter:
         rets = ", ".join(r.name for r in results)
         body = "\n".join(self.lines)
         return (
-            f"func.func @main({params}) -> ({rtypes}) {{\n{body}\n"
-            f"  return {rets} : {rtypes}\n}}\n"
+            f"func.func @main({params}) -> ({rtypes}) {{\n{body}\n  return {rets} : {rtypes}\n}}\n"
         )
 
 
@@ -366,9 +369,7 @@ def _large(v: Value) -> bool:
     return v.static and math.prod(d or 0 for d in v.shape) > SPLAT_LIMIT
 
 
-def broadcast_shapes(
-    a: Sequence[int | None], b: Sequence[int | None]
-) -> tuple[int | None, ...]:
+def broadcast_shapes(a: Sequence[int | None], b: Sequence[int | None]) -> tuple[int | None, ...]:
     """numpy's broadcast of two shapes, `None` staying dynamic unless the other is static > 1."""
     rank = max(len(a), len(b))
     pa = [1] * (rank - len(a)) + list(a)

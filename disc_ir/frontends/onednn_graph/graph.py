@@ -198,7 +198,7 @@ def _op(raw: Any, index: int) -> Op:
     attrs: dict[str, Any] = {}
     for name, spec in attrs_raw.items():
         if not isinstance(spec, dict) or "type" not in spec or "value" not in spec:
-            raise _fail(where, f"attribute '{name}' must be {{\"type\": ..., \"value\": ...}}")
+            raise _fail(where, f'attribute \'{name}\' must be {{"type": ..., "value": ...}}')
         if spec["type"] not in _ATTR_TYPES:
             raise _fail(where, f"attribute '{name}' has unknown type {spec['type']!r}")
         attrs[name] = _attr_value(spec["type"], spec["value"], f"{where}, attribute '{name}'")
@@ -311,9 +311,7 @@ def parse_graph(text: str | bytes | dict[str, Any]) -> Graph:
         if port not in tensors:
             raise OneDnnGraphError(f"input port {port} is no logical tensor of the graph")
         if port in produced:
-            raise OneDnnGraphError(
-                f"input port {port} is produced by {produced[port].where()}"
-            )
+            raise OneDnnGraphError(f"input port {port} is produced by {produced[port].where()}")
     for port in outputs:
         if port not in produced:
             raise OneDnnGraphError(f"output port {port} is not produced by any op")

@@ -21,7 +21,7 @@ from disc_ir.frontends.onednn_graph.emitter import (
     dims_of,
     tensor_type,
 )
-from disc_ir.frontends.onednn_graph.graph import Graph, LogicalTensor, Op, OneDnnGraphError
+from disc_ir.frontends.onednn_graph.graph import Graph, LogicalTensor, Op
 
 Handler = Callable[[Emitter, Op, list[Value]], list[Value]]
 
@@ -389,16 +389,16 @@ def _lower_matmul(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
         # batch dims of a only: contract a's last with b's first
         shape = (*a.shape[:-1], n)
         dn = (
-            "#mhlo.dot<lhs_contracting_dimensions = [%d], rhs_contracting_dimensions = [0]>"
-            % (a.rank - 1)
+            f"#mhlo.dot<lhs_contracting_dimensions = [{a.rank - 1}], "
+            "rhs_contracting_dimensions = [0]>"
         )
         out = _dot_general(em, a, b, shape, dn)
     elif a.rank == 2:
         # b batched, a not: (b^T a^T)^T keeps a's rows in front
         shape_t = (*b.shape[:-2], n, m)
         dn = (
-            "#mhlo.dot<lhs_contracting_dimensions = [%d], rhs_contracting_dimensions = [1]>"
-            % (b.rank - 2)
+            f"#mhlo.dot<lhs_contracting_dimensions = [{b.rank - 2}], "
+            "rhs_contracting_dimensions = [1]>"
         )
         t = _dot_general(em, b, a, shape_t, dn)
         r = t.rank
@@ -527,7 +527,8 @@ def _lower_concat(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
             raise op.error("inputs differ in rank or dtype")
     total: int | None = 0
     for v in ins:
-        total = None if total is None or v.shape[axis] is None else total + v.shape[axis]
+        size = v.shape[axis]
+        total = None if total is None or size is None else total + size
     shape = list(ins[0].shape)
     shape[axis] = total
     for i in range(rank):
@@ -627,7 +628,11 @@ def _lower_bn_training(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     momentum = float(_attr(op, "momentum", 0.1))
     axes = [i for i in range(x.rank) if i != axis]
     mean, var = _moments(em, x, axes)
-    y = em.binary("multiply", em.binary("subtract", x, mean), em.unary("rsqrt", em.binary_scalar("add", var, eps)))
+    y = em.binary(
+        "multiply",
+        em.binary("subtract", x, mean),
+        em.unary("rsqrt", em.binary_scalar("add", var, eps)),
+    )
     if len(ins) >= 4:
         y = em.binary("multiply", y, _along(em, ins[3], x, axis))
     if len(ins) == 5:
@@ -905,7 +910,9 @@ def _lower_conv_transpose(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     )
     strides = _int_list_attr(op, "strides", n)
     dil = _int_list_attr(op, "dilations", n)
-    out_pad = _int_list_attr(op, "output_padding", n, 0) if "output_padding" in op.attrs else [0] * n
+    out_pad = (
+        _int_list_attr(op, "output_padding", n, 0) if "output_padding" in op.attrs else [0] * n
+    )
     auto = str(_attr(op, "auto_pad", "none")).lower()
     if auto in ("none", ""):
         pb = _int_list_attr(op, "pads_begin", n)
@@ -1059,7 +1066,11 @@ def _linear_coeffs(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     o = np.arange(out, dtype=np.float32)
     if align_corners:
-        s = np.zeros(out, np.float32) if out == 1 else o * np.float32(size - 1) / np.float32(out - 1)
+        s = (
+            np.zeros(out, np.float32)
+            if out == 1
+            else o * np.float32(size - 1) / np.float32(out - 1)
+        )
     else:
         s = (o + np.float32(0.5)) * np.float32(size) / np.float32(out) - np.float32(0.5)
     left = np.clip(np.floor(s), 0, size - 1).astype(np.int32)
@@ -1074,9 +1085,7 @@ def _resample_axis(em: Emitter, x: Value, axis: int, matrix: np.ndarray) -> Valu
     m = em.array(matrix.astype(np.float32), x.element)
     out = int(matrix.shape[0])
     rest = [d for i, d in enumerate(x.shape) if i != axis]
-    dn = (
-        f"#mhlo.dot<lhs_contracting_dimensions = [{axis}], rhs_contracting_dimensions = [1]>"
-    )
+    dn = f"#mhlo.dot<lhs_contracting_dimensions = [{axis}], rhs_contracting_dimensions = [1]>"
     y = em.op(
         f'"mhlo.dot_general"({x.name}, {m.name}) {{dot_dimension_numbers = {dn}}} : '
         f"({x.type}, {m.type}) -> {tensor_type([*rest, out], x.element)}",
@@ -1091,7 +1100,9 @@ def _resample_axis(em: Emitter, x: Value, axis: int, matrix: np.ndarray) -> Valu
 @handler("Interpolate")
 def _lower_interpolate(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     if len(ins) == 2:
-        raise op.error("sizes given as an input tensor are not supported: use the 'sizes' attribute")
+        raise op.error(
+            "sizes given as an input tensor are not supported: use the 'sizes' attribute"
+        )
     _arity(op, ins, 1)
     x = ins[0]
     _float(op, x)
@@ -1119,7 +1130,9 @@ def _lower_interpolate(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
         scales = list(_attr(op, "scales"))
         if len(scales) != n:
             raise op.error(f"scales must have {n} entries, got {scales}")
-        out_sizes = [int(math.floor(int(s or 0) * sc)) for s, sc in zip(in_sizes, scales, strict=True)]
+        out_sizes = [
+            int(math.floor(int(s or 0) * sc)) for s, sc in zip(in_sizes, scales, strict=True)
+        ]
         if len(out_decl) == x.rank and all(out_decl[a] > 0 for a in spatial_axes):
             out_sizes = [out_decl[a] for a in spatial_axes]
     else:
@@ -1131,9 +1144,15 @@ def _lower_interpolate(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
             raise op.error(f"output size {out} is not positive")
         if mode == "nearest":
             if ctm == "align_corners":
-                idx = np.zeros(out, np.int32) if out == 1 else np.round(
-                    np.arange(out, dtype=np.float32) * np.float32(size - 1) / np.float32(out - 1)
-                ).astype(np.int32)
+                idx = (
+                    np.zeros(out, np.int32)
+                    if out == 1
+                    else np.round(
+                        np.arange(out, dtype=np.float32)
+                        * np.float32(size - 1)
+                        / np.float32(out - 1)
+                    ).astype(np.int32)
+                )
             else:
                 idx = _nearest_indices(out, size)
             matrix = np.zeros((out, size), np.float32)
@@ -1152,9 +1171,7 @@ def _lower_interpolate(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
 
 def _check_output(op: Op, t: LogicalTensor, v: Value) -> Value:
     if v.element != t.element:
-        raise op.error(
-            f"output logical tensor {t.id} is {t.dtype} but the op computes {v.element}"
-        )
+        raise op.error(f"output logical tensor {t.id} is {t.dtype} but the op computes {v.element}")
     if len(t.shape) != v.rank:
         raise op.error(
             f"output logical tensor {t.id} has shape {list(t.shape)} but the op computes "
@@ -1209,7 +1226,9 @@ def lower_graph(graph: Graph) -> str:
     # an output that is an input unchanged still gets its own buffer
     for i, v in enumerate(results):
         if v.name.startswith("%arg") or v in results[:i]:
-            results[i] = em.op(f'"mhlo.copy"({v.name}) : ({v.type}) -> {v.type}', v.shape, v.element)
+            results[i] = em.op(
+                f'"mhlo.copy"({v.name}) : ({v.type}) -> {v.type}', v.shape, v.element
+            )
     return em.function(args, results)
 
 

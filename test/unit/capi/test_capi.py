@@ -52,7 +52,9 @@ def _run(driver: tuple[Path, Path], manifest: Manifest) -> str:
     return r.stdout
 
 
-def _case(m: Manifest, raw: dict, seed: int, shapes: dict | None = None, command: str = "exec") -> None:
+def _case(
+    m: Manifest, raw: dict, seed: int, shapes: dict | None = None, command: str = "exec"
+) -> None:
     ins = as_laid_out(raw, make_inputs(raw, seed=seed, shapes=shapes))
     m.case(raw, ins, run_reference(raw, ins), command=command)
 
@@ -79,7 +81,13 @@ MLP = graph(
     op(4, "SoftMax", [lt(7, [-1, 8])], [lt(8, [-1, 8])], axis=-1),
 )
 ATTENTION = graph(
-    op(0, "MatMul", [lt(0, [1, 4, -1, 16]), lt(1, [1, 4, -1, 16])], [lt(2, [1, 4, -1, -1])], transpose_b=True),
+    op(
+        0,
+        "MatMul",
+        [lt(0, [1, 4, -1, 16]), lt(1, [1, 4, -1, 16])],
+        [lt(2, [1, 4, -1, -1])],
+        transpose_b=True,
+    ),
     op(1, "Divide", [lt(2, [1, 4, -1, -1]), lt(3, [1])], [lt(4, [1, 4, -1, -1])]),
     op(2, "Add", [lt(4, [1, 4, -1, -1]), lt(5, [1, 1, 1, -1])], [lt(6, [1, 4, -1, -1])]),
     op(3, "SoftMax", [lt(6, [1, 4, -1, -1])], [lt(7, [1, 4, -1, -1])], axis=-1),
@@ -87,14 +95,22 @@ ATTENTION = graph(
     op(5, "StaticTranspose", [lt(9, [1, 4, -1, 16])], [lt(10, [1, -1, 4, 16])], order=[0, 2, 1, 3]),
 )
 NORM = graph(
-    op(0, "LayerNorm", [lt(0, [-1, -1, 24]), lt(1, [24]), lt(2, [24])], [lt(3, [-1, -1, 24])], keep_stats=False),
+    op(
+        0,
+        "LayerNorm",
+        [lt(0, [-1, -1, 24]), lt(1, [24]), lt(2, [24])],
+        [lt(3, [-1, -1, 24])],
+        keep_stats=False,
+    ),
     op(1, "GELU", [lt(3, [-1, -1, 24])], [lt(4, [-1, -1, 24])]),
     op(2, "ReduceMean", [lt(4, [-1, -1, 24])], [lt(5, [-1, -1, 1])], axes=[-1], keep_dims=True),
     op(3, "Subtract", [lt(4, [-1, -1, 24]), lt(5, [-1, -1, 1])], [lt(6, [-1, -1, 24])]),
 )
 
 
-def test_dynamic_graphs_at_several_shapes_from_one_compile(driver: tuple[Path, Path], tmp_path: Path) -> None:
+def test_dynamic_graphs_at_several_shapes_from_one_compile(
+    driver: tuple[Path, Path], tmp_path: Path
+) -> None:
     m = Manifest(tmp_path)
     m.compile(MLP, "mlp")
     for n in (1, 5, 64):
@@ -102,7 +118,12 @@ def test_dynamic_graphs_at_several_shapes_from_one_compile(driver: tuple[Path, P
     m.destroy()
     m.compile(ATTENTION, "attention")
     for s in (1, 7, 40):
-        _case(m, ATTENTION, seed=s, shapes={0: (1, 4, s, 16), 1: (1, 4, s, 16), 5: (1, 1, 1, s), 8: (1, 4, s, 16)})
+        _case(
+            m,
+            ATTENTION,
+            seed=s,
+            shapes={0: (1, 4, s, 16), 1: (1, 4, s, 16), 5: (1, 1, 1, s), 8: (1, 4, s, 16)},
+        )
     m.destroy()
     m.compile(NORM, "norm")
     for b, s in ((1, 1), (2, 9), (3, 17)):
@@ -116,13 +137,28 @@ def test_strided_buffers_and_threads(driver: tuple[Path, Path], tmp_path: Path) 
     """NHWC-physical conv input, a strided q, a transposed output; execute from 4 threads."""
     nhwc = [2 * 8 * 8 * 0 + 8 * 8 * 3, 1, 8 * 3, 3]
     conv = graph(
-        op(0, "Convolution", [lt(0, [2, 3, 8, 8], stride=nhwc), lt(1, [4, 3, 3, 3])], [lt(2, [2, 4, 6, 6])],
-           strides=[1, 1], dilations=[1, 1], pads_begin=[0, 0], pads_end=[0, 0], groups=1,
-           data_format="NCX", weights_format="OIX"),
+        op(
+            0,
+            "Convolution",
+            [lt(0, [2, 3, 8, 8], stride=nhwc), lt(1, [4, 3, 3, 3])],
+            [lt(2, [2, 4, 6, 6])],
+            strides=[1, 1],
+            dilations=[1, 1],
+            pads_begin=[0, 0],
+            pads_end=[0, 0],
+            groups=1,
+            data_format="NCX",
+            weights_format="OIX",
+        ),
         op(1, "ReLU", [lt(2, [2, 4, 6, 6])], [lt(3, [2, 4, 6, 6], stride=[144, 1, 24, 4])]),
     )
     q_strided = graph(
-        op(0, "MatMul", [lt(0, [2, 5, 8], stride=[80, 16, 1]), lt(1, [2, 8, 3])], [lt(2, [2, 5, 3], stride=[1, 2, 10])]),
+        op(
+            0,
+            "MatMul",
+            [lt(0, [2, 5, 8], stride=[80, 16, 1]), lt(1, [2, 8, 3])],
+            [lt(2, [2, 5, 3], stride=[1, 2, 10])],
+        ),
     )
     m = Manifest(tmp_path)
     m.compile(conv, "conv_nhwc")
@@ -141,8 +177,16 @@ def test_strided_buffers_and_threads(driver: tuple[Path, Path], tmp_path: Path) 
 def test_failures_are_statuses_with_messages(driver: tuple[Path, Path], tmp_path: Path) -> None:
     m = Manifest(tmp_path)
     m.compile_fail("{ not json", "bad_json", INVALID_GRAPH)
-    m.compile_fail(json.dumps(graph(op(3, "Frobnicate", [lt(0, [2])], [lt(1, [2])]))), "unknown_op", UNIMPLEMENTED)
-    m.compile_fail(json.dumps(graph(op(4, "Elu", [lt(0, [2])], [lt(1, [2])]))), "missing_attr", INVALID_GRAPH_OP)
+    m.compile_fail(
+        json.dumps(graph(op(3, "Frobnicate", [lt(0, [2])], [lt(1, [2])]))),
+        "unknown_op",
+        UNIMPLEMENTED,
+    )
+    m.compile_fail(
+        json.dumps(graph(op(4, "Elu", [lt(0, [2])], [lt(1, [2])]))),
+        "missing_attr",
+        INVALID_GRAPH_OP,
+    )
     m.compile(MLP, "mlp_bad_dims")
     ins = make_inputs(MLP, shapes={0: (4, 31)})
     ins[1] = ins[1][:31]

@@ -12,7 +12,9 @@ def dense_strides(shape: list[int]) -> list[int]:
     return out
 
 
-def lt(tid: int, shape: list[int], dtype: str = "f32", stride: list[int] | None = None) -> dict[str, Any]:
+def lt(
+    tid: int, shape: list[int], dtype: str = "f32", stride: list[int] | None = None
+) -> dict[str, Any]:
     """A logical tensor (dense strides unless given; -1 strides for dynamic shapes)."""
     if stride is None:
         stride = [-1] * len(shape) if -1 in shape else dense_strides(shape)
@@ -40,7 +42,9 @@ def _attr_type(value: Any) -> str:
     return "f32[]"
 
 
-def op(oid: int, kind: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]], **attrs: Any) -> dict[str, Any]:
+def op(
+    oid: int, kind: str, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]], **attrs: Any
+) -> dict[str, Any]:
     return {
         "id": oid,
         "name": f"{kind.lower()}_{oid}",
@@ -51,7 +55,9 @@ def op(oid: int, kind: str, inputs: list[dict[str, Any]], outputs: list[dict[str
     }
 
 
-def graph(*ops: dict[str, Any], inputs: list[int] | None = None, outputs: list[int] | None = None) -> dict[str, Any]:
+def graph(
+    *ops: dict[str, Any], inputs: list[int] | None = None, outputs: list[int] | None = None
+) -> dict[str, Any]:
     g: dict[str, Any] = {
         "version": "3.5.0",
         "engine_kind": "cpu",
@@ -65,8 +71,15 @@ def graph(*ops: dict[str, Any], inputs: list[int] | None = None, outputs: list[i
     return g
 
 
-def single(kind: str, in_shapes: list[list[int]], out_shape: list[int], dtypes: list[str] | None = None, out_dtype: str = "f32", **attrs: Any) -> dict[str, Any]:
+def single(
+    kind: str,
+    in_shapes: list[list[int]],
+    out_shape: list[int],
+    dtypes: list[str] | None = None,
+    out_dtype: str = "f32",
+    **attrs: Any,
+) -> dict[str, Any]:
     """A graph of one op: inputs 0..n-1, output 100."""
     dtypes = dtypes or ["f32"] * len(in_shapes)
-    ins = [lt(i, s, d) for i, (s, d) in enumerate(zip(in_shapes, dtypes))]
+    ins = [lt(i, s, d) for i, (s, d) in enumerate(zip(in_shapes, dtypes, strict=True))]
     return graph(op(0, kind, ins, [lt(100, out_shape, out_dtype)], **attrs))

@@ -33,7 +33,9 @@ def _from_ncx(x: np.ndarray, nxc: bool) -> np.ndarray:
     return np.moveaxis(x, 1, -1) if nxc else x
 
 
-def _pads(a: dict[str, Any], sizes: list[int], k: list[int], s: list[int], d: list[int]) -> tuple[list[int], list[int]]:
+def _pads(
+    a: dict[str, Any], sizes: list[int], k: list[int], s: list[int], d: list[int]
+) -> tuple[list[int], list[int]]:
     auto = str(a.get("auto_pad", "none")).lower()
     n = len(k)
     if auto in ("none", ""):
@@ -55,19 +57,17 @@ def conv_ncx(x: np.ndarray, w: np.ndarray, strides, pb, pe, dil, groups: int) ->
     n_sp = x.ndim - 2
     x = x.astype(np.float64)
     w = w.astype(np.float64)
-    pad = [(0, 0), (0, 0)] + [(max(p, 0), max(q, 0)) for p, q in zip(pb, pe)]
+    pad = [(0, 0), (0, 0)] + [(max(p, 0), max(q, 0)) for p, q in zip(pb, pe, strict=True)]
     xp = np.pad(x, pad)
     for i, q in enumerate(pe):
         if q < 0:
             xp = np.take(xp, range(xp.shape[2 + i] + q), axis=2 + i)
     ks = w.shape[2:]
-    outs = [
-        (xp.shape[2 + i] - ((ks[i] - 1) * dil[i] + 1)) // strides[i] + 1 for i in range(n_sp)
-    ]
+    outs = [(xp.shape[2 + i] - ((ks[i] - 1) * dil[i] + 1)) // strides[i] + 1 for i in range(n_sp)]
     N, C = x.shape[:2]
-    O = w.shape[0]
-    cg, og = C // groups, O // groups
-    y = np.zeros((N, O, *outs))
+    n_out = w.shape[0]
+    cg, og = C // groups, n_out // groups
+    y = np.zeros((N, n_out, *outs))
     for kidx in np.ndindex(*ks):
         sl = tuple(
             slice(kidx[i] * dil[i], kidx[i] * dil[i] + (outs[i] - 1) * strides[i] + 1, strides[i])
@@ -82,7 +82,9 @@ def conv_ncx(x: np.ndarray, w: np.ndarray, strides, pb, pe, dil, groups: int) ->
     return y
 
 
-def conv_transpose_ncx(x: np.ndarray, w_oi: np.ndarray, strides, pb, pe, dil, out_pad, groups: int) -> np.ndarray:
+def conv_transpose_ncx(
+    x: np.ndarray, w_oi: np.ndarray, strides, pb, pe, dil, out_pad, groups: int
+) -> np.ndarray:
     """Transposed convolution by scatter: w_oi [O, C_in/g, K...]."""
     n_sp = x.ndim - 2
     N, C = x.shape[:2]
@@ -90,13 +92,18 @@ def conv_transpose_ncx(x: np.ndarray, w_oi: np.ndarray, strides, pb, pe, dil, ou
     cg = C // groups
     ks = w_oi.shape[2:]
     full = [
-        (x.shape[2 + i] - 1) * strides[i] + (ks[i] - 1) * dil[i] + 1 + out_pad[i] for i in range(n_sp)
+        (x.shape[2 + i] - 1) * strides[i] + (ks[i] - 1) * dil[i] + 1 + out_pad[i]
+        for i in range(n_sp)
     ]
     y = np.zeros((N, og * groups, *full))
     xd = x.astype(np.float64)
     for kidx in np.ndindex(*ks):
         sl = tuple(
-            slice(kidx[i] * dil[i], kidx[i] * dil[i] + (x.shape[2 + i] - 1) * strides[i] + 1, strides[i])
+            slice(
+                kidx[i] * dil[i],
+                kidx[i] * dil[i] + (x.shape[2 + i] - 1) * strides[i] + 1,
+                strides[i],
+            )
             for i in range(n_sp)
         )
         for g in range(groups):
@@ -154,7 +161,11 @@ def interpolate_ncx(x: np.ndarray, a: dict[str, Any], out_sizes: list[int]) -> n
         size = x.shape[axis]
         o = np.arange(out, dtype=np.float32)
         if align:
-            s = np.zeros(out, np.float32) if out == 1 else o * np.float32(size - 1) / np.float32(out - 1)
+            s = (
+                np.zeros(out, np.float32)
+                if out == 1
+                else o * np.float32(size - 1) / np.float32(out - 1)
+            )
         else:
             s = (o + np.float32(0.5)) * np.float32(size) / np.float32(out) - np.float32(0.5)
         if mode == "nearest":
@@ -252,7 +263,9 @@ def _matmul(a: np.ndarray, b: np.ndarray, at: dict[str, Any]) -> np.ndarray:
     return np.matmul(a, b)
 
 
-def run_op(op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]]) -> list[np.ndarray]:
+def run_op(
+    op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]]
+) -> list[np.ndarray]:
     kind = op["kind"]
     a = _attrs(op)
     if kind in _BINARY:
@@ -283,7 +296,10 @@ def run_op(op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]
     if kind == "BatchNormInference":
         x, g, b, m, v = ins
         nxc = _channel_last(a)
-        return [(x - _chan(x, m, nxc)) / np.sqrt(_chan(x, v, nxc) + a["epsilon"]) * _chan(x, g, nxc) + _chan(x, b, nxc)]
+        return [
+            (x - _chan(x, m, nxc)) / np.sqrt(_chan(x, v, nxc) + a["epsilon"]) * _chan(x, g, nxc)
+            + _chan(x, b, nxc)
+        ]
     if kind == "BatchNormTrainingBackward":
         x, dd, m, v = (t.astype(np.float64) for t in ins[:4])
         nxc = _channel_last(a)
@@ -315,7 +331,10 @@ def run_op(op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]
     if kind == "StaticTranspose":
         return [np.transpose(ins[0], a["order"])]
     if kind == "StaticReshape":
-        shape = [ins[0].shape[i] if (s == 0 and a["special_zero"]) else s for i, s in enumerate(a["shape"])]
+        shape = [
+            ins[0].shape[i] if (s == 0 and a["special_zero"]) else s
+            for i, s in enumerate(a["shape"])
+        ]
         return [ins[0].reshape(shape)]
     if kind in ("Reorder", "End"):
         return [ins[0]]
@@ -368,7 +387,16 @@ def run_op(op: dict[str, Any], ins: list[np.ndarray], out_shapes: list[list[int]
         n = x.ndim - 2
         s, d = list(a["strides"]), list(a["dilations"])
         out_pad = list(a.get("output_padding", [0] * n))[:n]
-        y = conv_transpose_ncx(x, w, s, list(a["pads_begin"])[:n], list(a["pads_end"])[:n], d, out_pad, int(a.get("groups", 1)))
+        y = conv_transpose_ncx(
+            x,
+            w,
+            s,
+            list(a["pads_begin"])[:n],
+            list(a["pads_end"])[:n],
+            d,
+            out_pad,
+            int(a.get("groups", 1)),
+        )
         if len(ins) == 3:
             y = y + ins[2].reshape(1, -1, *([1] * n))
         return [_from_ncx(y, nxc)]
@@ -396,7 +424,7 @@ def run_reference(graph: dict[str, Any], inputs: dict[int, np.ndarray]) -> dict[
             if all(t["id"] in env for t in op["inputs"]):
                 ins = [env[t["id"]] for t in op["inputs"]]
                 outs = run_op(op, ins, [t["shape"] for t in op["outputs"]])
-                for t, v in zip(op["outputs"], outs):
+                for t, v in zip(op["outputs"], outs, strict=False):
                     if t["dtype"] == "f32":
                         v = np.asarray(v, np.float64)
                     env[t["id"]] = np.asarray(v)

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import disc_ir.onednn_graph as og
-
 from onednn_inputs import make_inputs, rel_error
 from onednn_reference import run_reference
+
+import disc_ir.onednn_graph as og
 
 DATA = Path("/work/shared/data/onednn_graph")
 GRAPHS = sorted(DATA.glob("*/*.json"))
@@ -62,7 +61,10 @@ def test_strided_buffers_in_and_out() -> None:
     out_buf = np.zeros(120, np.float32)
     s_buf = s.copy()
     exe.execute_buffers(
-        [og.TensorArg(2, (1, 3, 1, 1), s_buf.ctypes.data), og.TensorArg(0, tuple(shape), x_buf.ctypes.data)],
+        [
+            og.TensorArg(2, (1, 3, 1, 1), s_buf.ctypes.data),
+            og.TensorArg(0, tuple(shape), x_buf.ctypes.data),
+        ],
         [og.TensorArg(3, tuple(shape), out_buf.ctypes.data)],
     )
     got = np.lib.stride_tricks.as_strided(out_buf, shape, [v * 4 for v in out_t])
