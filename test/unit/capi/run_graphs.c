@@ -14,6 +14,7 @@
  *   exec                           execute the current tensors and compare
  *   exec_threads N                 execute from N threads at once, each its own outputs
  *   exec_fail STATUS               execute must fail with STATUS, with a message
+ *   time N                         execute N times; print "time MEDIAN_MS MIN_MS"
  *   reset                          forget the current tensors
  *   destroy                        destroy the executable
  * DTYPE: f32 (relative error <= 1e-4 of max |expected|), s32, boolean (exact).
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dnnl_graph_compiler.h"
 
@@ -185,6 +187,48 @@ static void run_once(run_result *r) {
     for (int i = 0; i < n_outputs; i++) free(bufs[i]);
 }
 
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Times `n` executions on the current tensors (outputs into one set of buffers). */
+static void time_runs(int n) {
+    dnnl_graph_compiler_tensor in[MAX_TENSORS], out[MAX_TENSORS];
+    void *bufs[MAX_TENSORS];
+    for (int i = 0; i < n_inputs; i++) {
+        in[i].id = inputs[i].id;
+        in[i].ndims = inputs[i].ndims;
+        in[i].dims = inputs[i].dims;
+        in[i].data = inputs[i].data;
+    }
+    for (int i = 0; i < n_outputs; i++) {
+        bufs[i] = malloc((outputs[i].extent ? outputs[i].extent : 1) * elem_size(outputs[i].dtype));
+        out[i].id = outputs[i].id;
+        out[i].ndims = outputs[i].ndims;
+        out[i].dims = outputs[i].dims;
+        out[i].data = bufs[i];
+    }
+    double *t = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    int ok = 1;
+    for (int k = 0; k < n; k++) {
+        double t0 = now_ms();
+        if (api.execute(gc, exe, in, out) != dnnl_success) ok = 0;
+        t[k] = now_ms() - t0;
+    }
+    qsort(t, (size_t)n, sizeof(double), cmp_double);
+    if (n > 0) printf("time %.6f %.6f\n", t[n / 2], t[0]);
+    check(ok, "timed executions succeed");
+    free(t);
+    for (int i = 0; i < n_outputs; i++) free(bufs[i]);
+}
+
 static void *thread_main(void *arg) {
     run_once((run_result *)arg);
     return NULL;
@@ -327,6 +371,8 @@ int main(int argc, char **argv) {
             printf("  status %d: %s\n", (int)r.status, r.message);
             check((int)r.status == want && strlen(r.message) > 0,
                     "execute fails with the expected status and a message");
+        } else if (!strcmp(line, "time")) {
+            time_runs(atoi(args));
         } else if (!strcmp(line, "reset")) {
             for (int i = 0; i < n_inputs; i++) free(inputs[i].data);
             for (int i = 0; i < n_outputs; i++) free(outputs[i].data);
