@@ -618,38 +618,6 @@ def _lower_bn_inference(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     return [em.binary("add", em.binary("multiply", em.binary("subtract", x, m), scale), b)]
 
 
-@handler("BatchNormForwardTraining")
-def _lower_bn_training(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
-    _arity(op, ins, 3, 5)
-    x, run_mean, run_var = ins[0], ins[1], ins[2]
-    _float(op, x)
-    axis = _channel_axis(op, x.rank)
-    eps = float(_attr(op, "epsilon", required=True))
-    momentum = float(_attr(op, "momentum", 0.1))
-    axes = [i for i in range(x.rank) if i != axis]
-    mean, var = _moments(em, x, axes)
-    y = em.binary(
-        "multiply",
-        em.binary("subtract", x, mean),
-        em.unary("rsqrt", em.binary_scalar("add", var, eps)),
-    )
-    if len(ins) >= 4:
-        y = em.binary("multiply", y, _along(em, ins[3], x, axis))
-    if len(ins) == 5:
-        y = em.binary("add", y, _along(em, ins[4], x, axis))
-    c = [em.dim(x, axis)]
-    bmean, bvar = em.reshape(mean, c), em.reshape(var, c)
-
-    def running(old: Value, new: Value) -> Value:
-        return em.binary(
-            "add",
-            em.binary_scalar("multiply", old, 1.0 - momentum),
-            em.binary_scalar("multiply", new, momentum),
-        )
-
-    return [y, running(run_mean, bmean), running(run_var, bvar), bmean, bvar][: len(op.outputs)]
-
-
 @handler("BatchNormTrainingBackward")
 def _lower_bn_backward(em: Emitter, op: Op, ins: list[Value]) -> list[Value]:
     _arity(op, ins, 4, 5)
