@@ -41,7 +41,7 @@ DATA = Path("/work/shared/data/onednn_graph")
 TESTS = ROOT / "test" / "unit"
 sys.path[:0] = [str(TESTS / "capi"), str(TESTS / "onednn_graph")]
 
-from capi_manifest import Manifest, as_laid_out  # noqa: E402
+from capi_manifest import Manifest, as_laid_out, strided_bytes  # noqa: E402
 from onednn_inputs import make_inputs  # noqa: E402
 from onednn_reference import run_reference  # noqa: E402
 
@@ -132,18 +132,26 @@ def bench_graph(path: Path, lib: Path, driver: Path, repeats: int, tmp: Path) ->
     exe = og.compile(path.read_text())
     row["compile_s"] = round(time.perf_counter() - t0, 3)
     row["py_ms"] = _median_ms(lambda: exe.execute(ins), repeats)
-    bufs = {}
+    # buffers laid out by the JSON's strides, as the C program passes them
+    keep = []
+    in_args = []
     for t in exe.inputs:
-        bufs[t.id] = np.array(ins[t.id], order="C")
-    outs = {t.id: np.empty(ref[t.id].shape, np.dtype(t.numpy_dtype)) for t in exe.outputs}
-    # dense buffers for the Python path (strides as the JSON's where they are dense)
-    in_args = [og.TensorArg(i, a.shape, a.ctypes.data) for i, a in bufs.items()]
-    out_args = [og.TensorArg(i, a.shape, a.ctypes.data) for i, a in outs.items()]
-    try:
-        row["py_buffers_ms"] = _median_ms(lambda: exe.execute_buffers(in_args, out_args), repeats)
-    except (og.ExecuteError, ValueError) as err:  # non-dense JSON strides: needs laid-out buffers
-        row["py_buffers_ms"] = None
-        row["py_buffers_error"] = str(err)[:200]
+        a = np.array(ins[t.id], order="C")
+        raw_bytes = np.frombuffer(
+            strided_bytes(a, og.buffer_strides(t, a.shape)) or b"\0", np.uint8
+        )
+        buf = raw_bytes.copy()
+        keep.append(buf)
+        in_args.append(og.TensorArg(t.id, a.shape, buf.ctypes.data))
+    out_args = []
+    for t in exe.outputs:
+        dims = tuple(ref[t.id].shape)
+        strides = og.buffer_strides(t, dims)
+        extent = 1 + sum((d - 1) * st for d, st in zip(dims, strides, strict=True))
+        buf = np.empty(max(extent, 1), np.dtype(t.numpy_dtype))
+        keep.append(buf)
+        out_args.append(og.TensorArg(t.id, dims, buf.ctypes.data))
+    row["py_buffers_ms"] = _median_ms(lambda: exe.execute_buffers(in_args, out_args), repeats)
     row["numpy_ms"] = _median_ms(lambda: run_reference(raw, ins), max(1, repeats // 4))
     twin = torch_twin(raw)
     if twin is None:
