@@ -2,7 +2,7 @@
 
     python -m bench.onednn_graph [--quick] [--graphs mha,conv] [--out PATH]
 
-For every JSON graph of the shared oneDNN Graph data (benchdnn's format):
+For every JSON graph of test/unit/data/onednn_graph (benchdnn's format):
 
 - `capi`: test/unit/capi/run_graphs.c (compiled with `cc`) dlopens
   libdisc_graph_compiler.so, compiles the graph and times
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path("/work/shared/data/onednn_graph")
+DATA = ROOT / "test" / "unit" / "data" / "onednn_graph"
 TESTS = ROOT / "test" / "unit"
 sys.path[:0] = [str(TESTS / "capi"), str(TESTS / "onednn_graph")]
 
