@@ -15,19 +15,6 @@ from typing import Any
 
 from disc_ir.capi.allocator import install_allocator
 
-API_VERSION = (0, 1, 0)
-
-
-def disc_version() -> str:
-    """disc-ir's installed version."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("disc-ir")
-    except PackageNotFoundError:
-        return "0.0.0"
-
-
 # dnnl_status_t
 SUCCESS = 0
 OUT_OF_MEMORY = 1
@@ -55,7 +42,6 @@ class _State:
         self.lock = threading.Lock()
         self.objects: dict[int, tuple[Any, Any]] = {}  # address -> (handle, object)
         self.local = threading.local()
-        self.version: Any = None
 
 
 _STATE = _State()
