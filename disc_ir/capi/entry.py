@@ -1,10 +1,12 @@
 """The Python side of libdisc_graph_compiler.so: the RFC's C functions as cffi `extern "Python"`s.
 
-`define(ffi)` registers every function of `dnnl_graph_compiler.h` on the
-embedding module's `ffi`. Handles are cffi handles of `Compiler` and
-`CompiledGraph` objects, kept alive here until destroyed. No exception leaves
-a function: each failure becomes a `dnnl_status_t` and a message that
-`dnnl_graph_compiler_get_last_error` returns on the failing thread.
+`define(ffi)` defines, on the embedding module's `ffi`, the `_disc_gc_*`
+functions that the C wrappers of `dnnl_graph_compiler.h` call (their status
+results offset by one: see `disc_ir.capi.build`). Handles are cffi handles of
+`Compiler` and `GraphExecutable` objects, kept alive here until destroyed.
+No exception leaves a function: each failure becomes a `dnnl_status_t` and a
+message that `dnnl_graph_compiler_get_last_error` returns on the failing
+thread.
 """
 
 from __future__ import annotations
