@@ -16,7 +16,9 @@ For every JSON graph of test/unit/data/onednn_graph (benchdnn's format):
 
 Median milliseconds per call (`--repeats`, after one warm-up call), the C
 entry's overhead (capi - py-buffers) and the compile time through the C API.
-Prints a table and writes JSON (default bench/results/<date>-onednn-graph.json).
+Prints a table and writes JSON (default
+bench/results/onednn_graph/<date>-cpu-<cores>core.json: a folder of its own,
+as `bench.report` reads the suite's results from bench/results/*.json).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -232,7 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     out = (
         Path(args.out)
         if args.out
-        else ROOT / "bench" / "results" / (f"{datetime.date.today().isoformat()}-onednn-graph.json")
+        else ROOT
+        / "bench"
+        / "results"
+        / "onednn_graph"
+        / f"{datetime.date.today().isoformat()}-cpu-{os.cpu_count()}core.json"
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(
