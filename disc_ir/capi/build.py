@@ -95,7 +95,20 @@ __attribute__((constructor)) static void disc_gc_load_libpython(void) {
     dlopen("%(libpython)s", RTLD_NOW | RTLD_GLOBAL);
 }
 
+/* cffi makes and drops a Python thread state on every call from a thread
+   Python does not know (so its thread-locals, and the runtime's per-thread
+   state, start afresh each call): keep one per calling thread instead. */
+static __thread int disc_gc_thread_state_kept;
+
+static void disc_gc_keep_thread_state(void) {
+    if (disc_gc_thread_state_kept || !Py_IsInitialized()) return;
+    PyGILState_Ensure();
+    PyEval_SaveThread();
+    disc_gc_thread_state_kept = 1;
+}
+
 static dnnl_status_t disc_gc_status(int offset_status) {
+    disc_gc_keep_thread_state();
     return offset_status <= 0 ? dnnl_runtime_error : (dnnl_status_t)(offset_status - 1);
 }
 
