@@ -115,20 +115,33 @@ def _drop(ffi: Any, pointer: Any) -> Any:
     return None if entry is None else entry[1]
 
 
-def _tensors(ffi: Any, array: Any, count: int, what: str) -> list[Any]:
-    from disc_ir.onednn_graph import TensorArg
+def _tensors(ffi: Any, array: Any, ports: list[int], listed: int, what: str) -> list[Any]:
+    """The caller's tensors of `ports`: one entry per distinct port (read until every
+    port is found), or as many as the JSON lists when it repeats a port (a repeat
+    must have the same dims; the first entry's buffer is read)."""
+    from disc_ir.onednn_graph import ExecuteError, TensorArg
 
-    if count and array == ffi.NULL:
-        raise ValueError(f"{what}: a null tensor array for {count} tensor(s)")
-    out = []
-    for i in range(count):
+    if ports and array == ffi.NULL:
+        raise ValueError(f"{what}: a null tensor array for {len(ports)} tensor(s)")
+    out: dict[int, Any] = {}
+    i = 0
+    while len(out) < len(ports) and i < max(listed, len(ports)):
         t = array[i]
         ndims = int(t.ndims)
         if ndims and t.dims == ffi.NULL:
             raise ValueError(f"{what}[{i}] (id {int(t.id)}): null dims for {ndims} dims")
         dims = tuple(int(t.dims[d]) for d in range(ndims))
-        out.append(TensorArg(int(t.id), dims, int(ffi.cast("uintptr_t", t.data))))
-    return out
+        arg = TensorArg(int(t.id), dims, int(ffi.cast("uintptr_t", t.data)))
+        seen = out.get(arg.id)
+        if seen is None:
+            out[arg.id] = arg
+        elif seen.dims != arg.dims:
+            raise ExecuteError(
+                f"{what}: tensor {arg.id} is given twice with different dims "
+                f"{list(seen.dims)} and {list(arg.dims)}"
+            )
+        i += 1
+    return list(out.values())
 
 
 def define(ffi: Any) -> None:
@@ -212,7 +225,8 @@ def define(ffi: Any) -> None:
     def _disc_gc_execute(gc: Any, exe: Any, inputs: Any, outputs: Any) -> int:
         _lookup(ffi, gc, Compiler)
         compiled: GraphExecutable = _lookup(ffi, exe, GraphExecutable)
-        ins = _tensors(ffi, inputs, len(compiled.inputs), "inputs")
-        outs = _tensors(ffi, outputs, len(compiled.outputs), "outputs")
+        g = compiled.graph
+        ins = _tensors(ffi, inputs, g.input_ports, g.listed_inputs, "inputs")
+        outs = _tensors(ffi, outputs, g.output_ports, g.listed_outputs, "outputs")
         compiled.execute_buffers(ins, outs)
         return SUCCESS

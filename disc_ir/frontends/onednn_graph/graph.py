@@ -92,6 +92,9 @@ class Graph:
     input_ports: list[int]
     output_ports: list[int]
     tensors: dict[int, LogicalTensor] = field(default_factory=dict)
+    #: how many entries `input_ports` / `output_ports` list, repeats included
+    listed_inputs: int = 0
+    listed_outputs: int = 0
 
     @property
     def inputs(self) -> list[LogicalTensor]:
@@ -329,6 +332,10 @@ def parse_graph(text: str | bytes | dict[str, Any]) -> Graph:
         raise OneDnnGraphError(
             f"engine_kind {str_field['engine_kind']!r}: disc-ir compiles oneDNN graphs for 'cpu'"
         )
+    listed = {
+        k: len(raw[k]) if isinstance(raw.get(k), list) else len(default)
+        for k, default in (("input_ports", inputs), ("output_ports", outputs))
+    }
     return Graph(
         str_field["version"],
         str_field["engine_kind"],
@@ -337,4 +344,6 @@ def parse_graph(text: str | bytes | dict[str, Any]) -> Graph:
         inputs,
         outputs,
         tensors,
+        listed["input_ports"],
+        listed["output_ports"],
     )

@@ -74,10 +74,14 @@ class Manifest:
         expected: dict[int, np.ndarray],
         out_dims: dict[int, tuple[int, ...]] | None = None,
         command: str = "exec",
+        input_order: list[int] | None = None,
     ) -> None:
+        """One call: the input ports (in `input_order`, repeats allowed, when given), the
+        expected outputs, then `command`."""
         g = parse_graph(graph)
         self.lines.append("reset")
-        for t in g.inputs:
+        order = g.inputs if input_order is None else [g.tensors[i] for i in input_order]
+        for t in order:
             a = np.array(inputs[t.id], order="C")
             strides = buffer_strides(t, a.shape)
             dims = " ".join(map(str, a.shape))

@@ -132,6 +132,21 @@ def test_dynamic_graphs_at_several_shapes_from_one_compile(
     assert out.count("executes and matches") == 9
 
 
+def test_ports_in_any_order_and_a_repeated_port(driver: tuple[Path, Path], tmp_path: Path) -> None:
+    """gated-mlp lists input port 0 twice: a caller may pass the list as written, or
+    the distinct ports in any order."""
+    raw = json.loads((DATA / "complex_fusion/gated-mlp-f32.json").read_text())
+    assert raw["input_ports"] == [0, 1, 0, 4, 13]
+    ins = as_laid_out(raw, make_inputs(raw, seed=7))
+    ref = run_reference(raw, ins)
+    m = Manifest(tmp_path)
+    m.compile(raw, "gated_mlp")
+    m.case(raw, ins, ref, input_order=[0, 1, 0, 4, 13])
+    m.case(raw, ins, ref, input_order=[13, 4, 1, 0])
+    m.destroy()
+    assert _run(driver, m).count("executes and matches") == 2
+
+
 def test_strided_buffers_and_threads(driver: tuple[Path, Path], tmp_path: Path) -> None:
     """NHWC-physical conv input, a strided q, a transposed output; execute from 4 threads."""
     nhwc = [2 * 8 * 8 * 0 + 8 * 8 * 3, 1, 8 * 3, 3]
