@@ -73,3 +73,19 @@ def test_strided_buffers_in_and_out() -> None:
     )
     got = np.lib.stride_tricks.as_strided(out_buf, shape, [v * 4 for v in out_t])
     np.testing.assert_allclose(got, np.maximum(x, 0) * s, rtol=1e-6)
+
+
+def test_reorder_writes_the_output_layout() -> None:
+    """A Reorder from NCHW-physical to NHWC-physical: the output buffer's strides decide."""
+    from onednn_builder import graph, lt, op
+
+    shape = [2, 3, 4, 5]
+    raw = graph(op(0, "Reorder", [lt(0, shape)], [lt(1, shape, stride=[60, 1, 15, 3])]))
+    exe = og.compile(json.dumps(raw))
+    x = np.random.default_rng(1).random(shape, dtype=np.float32)
+    out = np.zeros(120, np.float32)
+    exe.execute_buffers(
+        [og.TensorArg(0, tuple(shape), x.ctypes.data)],
+        [og.TensorArg(1, tuple(shape), out.ctypes.data)],
+    )
+    np.testing.assert_array_equal(out.reshape(2, 4, 5, 3), x.transpose(0, 2, 3, 1))
