@@ -29,6 +29,7 @@ numbers).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -394,6 +395,83 @@ ErfOp = make_op_class(
     SPEC=common.ElementwiseSpec("erf", "ErfOp", common.FP, common.SAME, False, "erf(x)"),
     traits=traits_def(Pure()),
 )
+
+
+#: today's mhlo's elementwise inverse-trigonometric and hyperbolic ops (no
+#: lmhlo counterpart): expanded by `chlo-legalize-to-hlo` as their chlo twins.
+NEWER_UNARY_OPS: list[type[IRDLOperation]] = [
+    make_op_class(
+        UnaryElementwiseOp,
+        f"mhlo.{mnemonic}",
+        cls_name,
+        f"Elementwise {mnemonic}(x).",
+        _MODULE,
+        SPEC=common.ElementwiseSpec(mnemonic, cls_name, common.FP, common.SAME, False, mnemonic),
+        traits=traits_def(Pure()),
+    )
+    for mnemonic, cls_name in (
+        ("acos", "AcosOp"),
+        ("acosh", "AcoshOp"),
+        ("asin", "AsinOp"),
+        ("asinh", "AsinhOp"),
+        ("atanh", "AtanhOp"),
+        ("cosh", "CoshOp"),
+        ("sinh", "SinhOp"),
+    )
+]
+common.export(_MODULE, NEWER_UNARY_OPS)
+
+
+@irdl_op_definition
+class ReducePrecisionOp(IRDLOperation):
+    """`mhlo.reduce_precision %x, format = e5m10 : tensor<..>`: `x` rounded
+    to a float with `exponent_bits` / `mantissa_bits` (nearest, ties to
+    even; out-of-range exponents to +-inf / +-0), kept in its own type."""
+
+    name = "mhlo.reduce_precision"
+    operand = operand_def(HloTensor)
+    exponent_bits = attr_def(IntegerAttr)
+    mantissa_bits = attr_def(IntegerAttr)
+    output = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReducePrecisionOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("format")
+        parser.parse_punctuation("=")
+        at = parser.pos
+        fmt = parser.parse_identifier()
+        match = re.fullmatch(r"e(\d+)m(\d+)", fmt)
+        if match is None:
+            parser.raise_error(f"expected a format eXmY, got '{fmt}'", at, parser.pos)
+        attrs = parse_op_attrs(parser)
+        attrs["exponent_bits"] = IntegerAttr(int(match.group(1)), 32)
+        attrs["mantissa_bits"] = IntegerAttr(int(match.group(2)), 32)
+        parser.parse_punctuation(":")
+        in_types, out_type = parse_same_operands_and_result_type(parser, 1)
+        (value,) = resolve(parser, [operand], in_types, pos)
+        return cls.create(operands=[value], result_types=[out_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        e, m = self.exponent_bits.value.data, self.mantissa_bits.value.data
+        printer.print_string(f", format = e{e}m{m}")
+        print_op_attrs(printer, self, ("exponent_bits", "mantissa_bits"))
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, [self.operand.type], self.output.type)
+
+    def verify_(self) -> None:
+        check_element_kind(self, "operand", self.operand.type, common.FP)
+        verify_compatible_shapes(self, [self.operand.type, self.output.type])
+        verify_same_element_types(self, [self.operand.type, self.output.type])
+        if self.exponent_bits.value.data < 1:
+            raise VerifyException("exponent_bits must be at least 1")
+        if self.mantissa_bits.value.data < 0:
+            raise VerifyException("mantissa_bits must be non-negative")
 
 
 # ---------------------------------------------------------------------------
@@ -1990,6 +2068,8 @@ MHLO_OPS: list[type[IRDLOperation]] = [
     DynamicIotaOp,
     *ELEMENTWISE_OPS,
     ErfOp,
+    *NEWER_UNARY_OPS,
+    ReducePrecisionOp,
     CompareOp,
     SelectOp,
     ClampOp,

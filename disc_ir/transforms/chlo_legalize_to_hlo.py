@@ -57,6 +57,7 @@ from disc_ir.dialects.hlo_attrs import (
 )
 from disc_ir.ir.mhlo_builder import MhloBuilder
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting import chlo_math
 
 _ERF_ALPHA = (
     -2.72614225801306e-10,
@@ -195,6 +196,12 @@ _UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
     "chlo.is_inf": _inf_check("is_inf"),
     "chlo.is_pos_inf": _inf_check("is_pos_inf"),
     "chlo.is_neg_inf": _inf_check("is_neg_inf"),
+    **chlo_math.UNARY_EXPANSIONS,
+    # today's mhlo spells these without the chlo prefix
+    **{
+        f"mhlo.{n}": chlo_math.UNARY_EXPANSIONS[f"chlo.{n}"]
+        for n in ("acos", "acosh", "asin", "asinh", "atanh", "cosh", "sinh")
+    },
 }
 
 # -- broadcasting binary ops ----------------------------------------------------
@@ -282,6 +289,28 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
             return False
         rewriter.replace_op(op, [], [value])
         return True
+    if name == "mhlo.reduce_precision":
+        e, m = (ints_of(op.attributes[k]) for k in ("exponent_bits", "mantissa_bits"))
+        value = chlo_math.reduce_precision(b, op.operands[0], e, m)
+        if value is None:
+            return False
+        rewriter.replace_op(op, [], [value])
+        return True
+    if name in ("chlo.next_after", "chlo.broadcast_next_after"):
+        pair = _broadcast_operands(b, op) if name == "chlo.broadcast_next_after" else op.operands
+        if pair is None:
+            return False
+        value = chlo_math.next_after(b, pair[0], pair[1])
+        if value is None:
+            return False
+        rewriter.replace_op(op, [], [value])
+        return True
+    if name == "chlo.top_k":
+        results = chlo_math.top_k(b, op.operands[0], ints_of(op.attributes["k"]))
+        if results is None:
+            return False
+        rewriter.replace_op(op, [], list(results))
+        return True
     if name == "chlo.constant":
         c = b.op("mhlo.constant", [], op.results[0].type, {"value": op.attributes["value"]})
         rewriter.replace_op(op, [], [c])
@@ -314,6 +343,15 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
     return False
 
 
+_MHLO_EXPANDED = {n for n in _UNARY if n.startswith("mhlo.")} | {"mhlo.reduce_precision"}
+
+
+def ints_of(attr: Attribute) -> int:
+    """The value of an integer attribute."""
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
+
+
 def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
     from disc_ir.dialects.mhlo import MHLO_OPS
 
@@ -323,7 +361,7 @@ def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
 def legalize_chlo(module: builtin.ModuleOp) -> None:
     """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name == "mhlo.erf"]:
+    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name in _MHLO_EXPANDED]:
         _legalize(op, rewriter)
 
 

@@ -97,3 +97,115 @@ func.func @column_broadcast(%a: tensor<?x?xf32>, %col: tensor<?xf32>) -> tensor<
   %0 = chlo.broadcast_multiply %a, %col {broadcast_dimensions = dense<0> : tensor<1xi64>} : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)) (mlir-hlo's expansion).
+// CHECK-LABEL: func.func @asin
+// CHECK-NEXT: %[[ONE:.*]] = mhlo.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[X2:.*]] = mhlo.multiply %arg0, %arg0 : tensor<4xf32>
+// CHECK-NEXT: %[[D:.*]] = mhlo.subtract %[[ONE]], %[[X2]] : tensor<4xf32>
+// CHECK-NEXT: %[[R:.*]] = mhlo.sqrt %[[D]] : tensor<4xf32>
+// CHECK-NEXT: %[[S:.*]] = mhlo.add %[[ONE]], %[[R]] : tensor<4xf32>
+// CHECK-NEXT: %[[A:.*]] = mhlo.atan2 %arg0, %[[S]] : tensor<4xf32>
+// CHECK-NEXT: %[[TWO:.*]] = mhlo.constant dense<2.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = mhlo.multiply %[[TWO]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @asin(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.asin %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// lgamma, digamma, erf_inv, and today's mhlo.sinh: expanded, none left.
+// CHECK-LABEL: func.func @special
+// CHECK-NOT: chlo.
+// CHECK-NOT: mhlo.sinh
+// CHECK: mhlo.log_plus_one
+// CHECK: mhlo.sine
+// CHECK: return
+func.func @special(%x: tensor<?xf32>, %h: tensor<4xbf16>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xbf16>, tensor<?xf32>) {
+  %0 = chlo.lgamma %x : tensor<?xf32> -> tensor<?xf32>
+  %1 = chlo.digamma %x : tensor<?xf32> -> tensor<?xf32>
+  %2 = chlo.erf_inv %h : tensor<4xbf16> -> tensor<4xbf16>
+  %3 = mhlo.sinh %x : tensor<?xf32>
+  return %0, %1, %2, %3 : tensor<?xf32>, tensor<?xf32>, tensor<4xbf16>, tensor<?xf32>
+}
+
+// -----
+
+// f64 special functions have no expansion: left for the compiler to name.
+// CHECK-LABEL: func.func @lgamma_f64
+// CHECK-NEXT: chlo.lgamma %arg0 : tensor<4xf64> -> tensor<4xf64>
+func.func @lgamma_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = chlo.lgamma %x : tensor<4xf64> -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// top_k: a stable sort of (x, iota) along the last dim in descending total
+// order, then the first k columns.
+// CHECK-LABEL: func.func @top_k
+// CHECK-NEXT: %[[I:.*]] = "mhlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<3x5xi32>
+// CHECK-NEXT: %[[S:.*]]:2 = "mhlo.sort"(%arg0, %[[I]]) ({
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>):
+// CHECK-NEXT: %[[GT:.*]] = mhlo.compare  GT, %[[A]], %[[B]],  TOTALORDER
+// CHECK-NEXT: mhlo.return %[[GT]] : tensor<i1>
+// CHECK-NEXT: }) {dimension = 1 : i64, is_stable = true}
+// CHECK-NEXT: %[[V:.*]] = "mhlo.slice"(%[[S]]#0) {limit_indices = dense<[3, 2]> : tensor<2xi64>, start_indices = dense<0> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : (tensor<3x5xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[X:.*]] = "mhlo.slice"(%[[S]]#1) {{.*}} : (tensor<3x5xi32>) -> tensor<3x2xi32>
+// CHECK-NEXT: return %[[V]], %[[X]]
+func.func @top_k(%x: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+  %v, %i = chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
+  return %v, %i : tensor<3x2xf32>, tensor<3x2xi32>
+}
+
+// -----
+
+// Dynamic rows: a dynamic_iota of the operand's shape and real_dynamic_slices.
+// CHECK-LABEL: func.func @top_k_dynamic
+// CHECK: %[[SH:.*]] = shape.shape_of %arg0 : tensor<?x?xf32> -> tensor<2xindex>
+// CHECK-NEXT: "mhlo.dynamic_iota"(%[[SH]]) {iota_dimension = 1 : i64} : (tensor<2xindex>) -> tensor<?x?xi32>
+// CHECK: mhlo.real_dynamic_slice {{.*}} -> tensor<?x2xf32>
+// CHECK: mhlo.real_dynamic_slice {{.*}} -> tensor<?x2xi32>
+func.func @top_k_dynamic(%x: tensor<?x?xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>) {
+  %0:2 = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<?x?xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>)
+  return %0#0, %0#1 : tensor<?x2xf32>, tensor<?x2xi32>
+}
+
+// -----
+
+// reduce_precision (e5m10 of f32): round the mantissa to nearest even through
+// the bits, flush the exponent range, keep NaN.
+// CHECK-LABEL: func.func @reduce_precision
+// CHECK-NEXT: %[[B:.*]] = mhlo.bitcast_convert %arg0 : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK-NEXT: %[[LAST:.*]] = mhlo.constant dense<8192> : tensor<4xi32>
+// CHECK: %[[T:.*]] = mhlo.constant dense<-8192> : tensor<4xi32>
+// CHECK: %[[EXP:.*]] = mhlo.constant dense<2139095040> : tensor<4xi32>
+// CHECK: mhlo.constant dense<1191182336> : tensor<4xi32>
+// CHECK: mhlo.constant dense<939524096> : tensor<4xi32>
+// CHECK: %[[R:.*]] = mhlo.bitcast_convert %{{.*}} : (tensor<4xi32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[NAN:.*]] = mhlo.compare  NE, %arg0, %arg0,  FLOAT
+// CHECK-NEXT: %[[Y:.*]] = mhlo.select %[[NAN]], %arg0, %[[R]]
+// CHECK-NEXT: return %[[Y]]
+func.func @reduce_precision(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mhlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// next_after: one step of the integer representation, in the operands' width.
+// CHECK-LABEL: func.func @next_after
+// CHECK-NEXT: %[[X:.*]] = mhlo.bitcast_convert %arg0 : (tensor<4xf16>) -> tensor<4xi16>
+// CHECK-NEXT: %[[Y:.*]] = mhlo.bitcast_convert %arg1 : (tensor<4xf16>) -> tensor<4xi16>
+// CHECK: mhlo.subtract %[[X]], %{{.*}} : tensor<4xi16>
+// CHECK-NEXT: mhlo.add %[[X]], %{{.*}} : tensor<4xi16>
+// CHECK: mhlo.constant dense<0x7E00> : tensor<4xf16>
+// CHECK-NOT: chlo.
+func.func @next_after(%x: tensor<4xf16>, %y: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = chlo.next_after %x, %y : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}

@@ -1,0 +1,591 @@
+"""mhlo expansions of chlo's special functions and of the newer elementwise ops.
+
+Each function takes an `MhloBuilder` and the operand(s) and returns the
+value of an mhlo expression computing the op elementwise, or None when the
+element type is one the expansion does not cover (the op is then left in
+place and the compiler names it as unsupported). The formulas are those of
+mlir-hlo's `chlo-legalize-to-hlo` (and XLA's elemental IR emitter for
+`reduce_precision` and `next_after`):
+
+* `asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2))`, `acos(x) = 2 atan2(sqrt(1 -
+  x^2), 1 + x)` (pi at -1), `atan(x) = atan2(x, 1)`;
+* `sinh` / `cosh` as `exp(x + log 1/2) -/+ exp(-x + log 1/2)` (no early
+  overflow), `sinh` through `expm1` for |x| < 1;
+* `asinh`, `acosh` through `log1p` near 0 / 1 and `log 2 + log |x|` past
+  sqrt(max); `atanh(x) = (log1p(x) - log1p(-x)) / 2`;
+* `lgamma` and `digamma`: the Lanczos approximation (g = 7, 8 terms) with
+  the reflection formula below 1/2; `lgamma(+-inf) = +inf`, `digamma` of a
+  non-positive integer is NaN;
+* `erf_inv`: Giles' single-precision polynomials ("Approximating the
+  erfinv function", GPU Computing Gems), +-inf at +-1;
+* `next_after(x, y)`: one step of the integer representation towards `y`;
+* `reduce_precision(x, e, m)`: round the mantissa to `m` bits (nearest,
+  ties to even), then flush the exponent to the `e`-bit range (overflow to
+  +-inf, underflow to +-0); NaN stays NaN.
+
+f16 / bf16 operands of the transcendental expansions are computed in f32
+and rounded back; the bit-level ones work on every float width.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BFloat16Type,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from disc_ir.dialects.hlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+)
+from disc_ir.ir.mhlo_builder import MhloBuilder
+
+Expansion = Callable[[MhloBuilder, SSAValue], SSAValue | None]
+
+_F32_MAX = 3.4028234663852886e38
+_LOG_HALF = math.log(0.5)
+_LOG_TWO = math.log(2.0)
+
+_LANCZOS_G = 7.0
+_LANCZOS_BASE = 0.99999999999980993227684700473478
+_LANCZOS = (
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554707,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
+)
+
+# Giles' erfinv coefficients, highest power first (w < 5, then w >= 5).
+_ERF_INV_SMALL = (
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
+)
+_ERF_INV_LARGE = (
+    -0.000200214257,
+    0.000100950558,
+    0.00134934322,
+    -0.00367342844,
+    0.00573950773,
+    -0.0076224613,
+    0.00943887047,
+    1.00167406,
+    2.83297682,
+)
+
+
+def with_f32(fn: Callable[[MhloBuilder, SSAValue], SSAValue]) -> Expansion:
+    """`fn` (an f32 expansion) applied to f32 operands, and to f16 / bf16
+    ones upcast to f32 and rounded back; None for other element types."""
+
+    def apply(b: MhloBuilder, x: SSAValue) -> SSAValue | None:
+        t = x.type
+        assert isinstance(t, TensorType)
+        elem = t.get_element_type()
+        if isinstance(elem, Float32Type):
+            return fn(b, x)
+        if isinstance(elem, Float16Type | BFloat16Type):
+            wide = b.op("mhlo.convert", [x], TensorType(Float32Type(), t.get_shape()))
+            return b.op("mhlo.convert", [fn(b, wide)], t)
+        return None
+
+    return apply
+
+
+def _un(b: MhloBuilder, name: str, x: SSAValue) -> SSAValue:
+    return b.op(f"mhlo.{name}", [x])
+
+
+def asin(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)) (NaN past |x| > 1)."""
+    one = b.const(1.0, x)
+    root = _un(b, "sqrt", b.binary("subtract", one, b.binary("multiply", x, x)))
+    half = b.binary("atan2", x, b.binary("add", one, root))
+    return b.binary("multiply", b.const(2.0, x), half)
+
+
+def acos(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """acos(x) = 2 atan2(sqrt(1 - x^2), 1 + x), pi at x = -1."""
+    one = b.const(1.0, x)
+    root = _un(b, "sqrt", b.binary("subtract", one, b.binary("multiply", x, x)))
+    half = b.binary("atan2", root, b.binary("add", one, x))
+    value = b.binary("multiply", b.const(2.0, x), half)
+    at_minus_one = b.compare("EQ", x, b.const(-1.0, x))
+    return b.select(at_minus_one, b.const(math.pi, x), value)
+
+
+def atan(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """atan(x) = atan2(x, 1)."""
+    return b.binary("atan2", x, b.const(1.0, x))
+
+
+def _exp_halves(b: MhloBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    log_half = b.const(_LOG_HALF, x)
+    up = _un(b, "exponential", b.binary("add", x, log_half))
+    down = _un(b, "exponential", b.binary("subtract", log_half, x))
+    return up, down
+
+
+def sinh(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """sinh: e^x/2 - e^-x/2 for |x| >= 1, (e + e / (e + 1)) / 2 with e =
+    expm1(x) below (no cancellation near 0)."""
+    up, down = _exp_halves(b, x)
+    large = b.binary("subtract", up, down)
+    e = _un(b, "exponential_minus_one", x)
+    one = b.const(1.0, x)
+    small = b.binary(
+        "multiply",
+        b.const(0.5, x),
+        b.binary("add", e, b.binary("divide", e, b.binary("add", e, one))),
+    )
+    lt_one = b.compare("LT", _un(b, "abs", x), one)
+    return b.select(lt_one, small, large)
+
+
+def cosh(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """cosh(x) = e^x/2 + e^-x/2."""
+    up, down = _exp_halves(b, x)
+    return b.binary("add", up, down)
+
+
+def asinh(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """asinh(x) = sign(x) log(|x| + sqrt(x^2 + 1)): log1p(a + a^2 / (1 +
+    sqrt(1 + a^2))) for a = |x| <= 1, log 2 + log a past sqrt(max)."""
+    a = _un(b, "abs", x)
+    one = b.const(1.0, x)
+    a2 = b.binary("multiply", a, a)
+    root = _un(b, "sqrt", b.binary("add", a2, one))
+    mid = _un(b, "log", b.binary("add", a, root))
+    small = _un(
+        b, "log_plus_one", b.binary("add", a, b.binary("divide", a2, b.binary("add", one, root)))
+    )
+    large = b.binary("add", b.const(_LOG_TWO, x), _un(b, "log", a))
+    value = b.select(b.compare("LE", a, one), small, mid)
+    value = b.select(b.compare("GE", a, b.const(math.sqrt(_F32_MAX), x)), large, value)
+    signed = b.select(b.compare("LT", x, b.const(0.0, x)), _un(b, "negate", value), value)
+    # NaN and +-0 pass through unchanged
+    return b.select(b.compare("EQ", a, b.const(0.0, x)), x, signed)
+
+
+def acosh(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """acosh(x) = log1p(y + sqrt(y (y + 2))), y = x - 1; log 2 + log x past
+    sqrt(max); NaN below 1."""
+    one = b.const(1.0, x)
+    y = b.binary("subtract", x, one)
+    root = _un(b, "sqrt", b.binary("multiply", y, b.binary("add", y, b.const(2.0, x))))
+    value = _un(b, "log_plus_one", b.binary("add", y, root))
+    large = b.binary("add", b.const(_LOG_TWO, x), _un(b, "log", x))
+    value = b.select(b.compare("GE", x, b.const(math.sqrt(_F32_MAX), x)), large, value)
+    return b.select(b.compare("LT", x, one), b.const(math.nan, x), value)
+
+
+def atanh(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """atanh(x) = (log1p(x) - log1p(-x)) / 2; NaN past |x| > 1."""
+    diff = b.binary(
+        "subtract", _un(b, "log_plus_one", x), _un(b, "log_plus_one", _un(b, "negate", x))
+    )
+    value = b.binary("multiply", b.const(0.5, x), diff)
+    outside = b.compare("GT", _un(b, "abs", x), b.const(1.0, x))
+    return b.select(outside, b.const(math.nan, x), value)
+
+
+def _reflected(b: MhloBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(x < 1/2, z): z = -x when reflecting, x - 1 otherwise."""
+    reflect = b.compare("LT", x, b.const(0.5, x))
+    z = b.select(reflect, _un(b, "negate", x), b.binary("subtract", x, b.const(1.0, x)))
+    return reflect, z
+
+
+def _log_t(b: MhloBuilder, z: SSAValue) -> SSAValue:
+    """log(z + g + 1/2), as log(g + 1/2) + log1p(z / (g + 1/2))."""
+    gh = _LANCZOS_G + 0.5
+    return b.binary(
+        "add",
+        b.const(math.log(gh), z),
+        _un(b, "log_plus_one", b.binary("divide", z, b.const(gh, z))),
+    )
+
+
+def lgamma(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """log |Gamma(x)| (Lanczos; reflection below 1/2; +inf at +-inf and at
+    the poles)."""
+    reflect, z = _reflected(b, x)
+    series = b.const(_LANCZOS_BASE, x)
+    for i, c in enumerate(_LANCZOS):
+        term = b.binary("divide", b.const(c, x), b.binary("add", z, b.const(i + 1.0, x)))
+        series = b.binary("add", series, term)
+    t = b.binary("add", z, b.const(_LANCZOS_G + 0.5, x))
+    log_t = _log_t(b, z)
+    exponent = b.binary(
+        "subtract", b.binary("add", z, b.const(0.5, x)), b.binary("divide", t, log_t)
+    )
+    log_y = b.binary(
+        "add",
+        b.binary(
+            "add", b.const(0.5 * math.log(2 * math.pi), x), b.binary("multiply", exponent, log_t)
+        ),
+        _un(b, "log", series),
+    )
+    a = _un(b, "abs", x)
+    frac = b.binary("subtract", a, _un(b, "floor", a))
+    half = b.const(0.5, x)
+    reduced = b.select(
+        b.compare("GT", frac, half), b.binary("subtract", b.const(1.0, x), frac), frac
+    )
+    denom = _un(b, "log", _un(b, "sine", b.binary("multiply", b.const(math.pi, x), reduced)))
+    finite = b.op("mhlo.is_finite", [denom], _pred_type(x))
+    reflection = b.select(
+        finite,
+        b.binary("subtract", b.binary("subtract", b.const(math.log(math.pi), x), denom), log_y),
+        _un(b, "negate", denom),
+    )
+    value = b.select(reflect, reflection, log_y)
+    is_inf = b.compare("EQ", a, b.const(math.inf, x))
+    return b.select(is_inf, b.const(math.inf, x), value)
+
+
+def digamma(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """psi(x) = d/dx log Gamma(x) (Lanczos; reflection below 1/2; NaN at
+    the non-positive integers)."""
+    reflect, z = _reflected(b, x)
+    num = b.const(0.0, x)
+    denom = b.const(_LANCZOS_BASE, x)
+    for i, c in enumerate(_LANCZOS):
+        zi = b.binary("add", z, b.const(i + 1.0, x))
+        coeff = b.const(c, x)
+        num = b.binary("subtract", num, b.binary("divide", coeff, b.binary("multiply", zi, zi)))
+        denom = b.binary("add", denom, b.binary("divide", coeff, zi))
+    t = b.binary("add", z, b.const(_LANCZOS_G + 0.5, x))
+    y = b.binary(
+        "subtract",
+        b.binary("add", _log_t(b, z), b.binary("divide", num, denom)),
+        b.binary("divide", b.const(_LANCZOS_G, x), t),
+    )
+    reduced = b.binary(
+        "add", x, _un(b, "abs", _un(b, "floor", b.binary("add", x, b.const(0.5, x))))
+    )
+    pi_r = b.binary("multiply", b.const(math.pi, x), reduced)
+    cot = b.binary("divide", _un(b, "cosine", pi_r), _un(b, "sine", pi_r))
+    reflection = b.binary("subtract", y, b.binary("multiply", b.const(math.pi, x), cot))
+    value = b.select(reflect, reflection, y)
+    pole = b.op(
+        "mhlo.and",
+        [
+            b.compare("LE", x, b.const(0.0, x)),
+            b.compare("EQ", x, _un(b, "floor", x)),
+        ],
+    )
+    return b.select(pole, b.const(math.nan, x), value)
+
+
+def erf_inv(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    """erf^-1(x) (Giles); +-inf at +-1, NaN past |x| > 1."""
+    one = b.const(1.0, x)
+    w = _un(
+        b,
+        "negate",
+        _un(b, "log", b.binary("multiply", b.binary("subtract", one, x), b.binary("add", one, x))),
+    )
+    small_w = b.binary("subtract", w, b.const(2.5, x))
+    large_w = b.binary("subtract", _un(b, "sqrt", w), b.const(3.0, x))
+    lt = b.compare("LT", w, b.const(5.0, x))
+    p_small = b.poly(small_w, _ERF_INV_SMALL)
+    p_large = b.poly(large_w, _ERF_INV_LARGE)
+    value = b.binary("multiply", b.select(lt, p_small, p_large), x)
+    at_one = b.compare("EQ", _un(b, "abs", x), one)
+    return b.select(at_one, b.binary("multiply", x, b.const(math.inf, x)), value)
+
+
+# -- bit-level ops ---------------------------------------------------------------
+
+_FLOAT_BITS: dict[type, tuple[int, int, int]] = {
+    # width, exponent bits, mantissa bits
+    Float16Type: (16, 5, 10),
+    BFloat16Type: (16, 8, 7),
+    Float32Type: (32, 8, 23),
+    Float64Type: (64, 11, 52),
+}
+
+
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def _pred_type(x: SSAValue) -> Attribute:
+    t = x.type
+    assert isinstance(t, TensorType)
+    return TensorType(IntegerType(1), t.get_shape())
+
+
+def _float_layout(x: SSAValue) -> tuple[int, int, int] | None:
+    t = x.type
+    assert isinstance(t, TensorType)
+    return _FLOAT_BITS.get(type(t.get_element_type()))
+
+
+def _as_int(b: MhloBuilder, x: SSAValue, width: int) -> SSAValue:
+    t = x.type
+    assert isinstance(t, TensorType)
+    return b.op("mhlo.bitcast_convert", [x], TensorType(IntegerType(width), t.get_shape()))
+
+
+def _signed(value: int, width: int) -> int:
+    """`value` (a bit pattern of `width` bits) as a signed integer."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def _int_const(b: MhloBuilder, value: int, like: SSAValue, width: int) -> SSAValue:
+    return b.const(_signed(value, width), like)
+
+
+def _is_nan(b: MhloBuilder, x: SSAValue) -> SSAValue:
+    return b.compare("NE", x, x)
+
+
+def next_after(b: MhloBuilder, x: SSAValue, y: SSAValue) -> SSAValue | None:
+    """The float next to `x` in the direction of `y` (`y` when they are
+    equal, NaN when either is NaN, the smallest subnormal of `y`'s sign
+    from zero)."""
+    layout = _float_layout(x)
+    if layout is None:
+        return None
+    width = layout[0]
+    xi, yi = _as_int(b, x, width), _as_int(b, y, width)
+    sign_mask = _int_const(b, 1 << (width - 1), xi, width)
+    magnitude_mask = _int_const(b, (1 << (width - 1)) - 1, xi, width)
+    x_abs = b.binary("and", xi, magnitude_mask)
+    y_abs = b.binary("and", yi, magnitude_mask)
+    zero = _int_const(b, 0, xi, width)
+    one = _int_const(b, 1, xi, width)
+    x_sign = b.binary("and", xi, sign_mask)
+    y_sign = b.binary("and", yi, sign_mask)
+    towards_zero = b.op(
+        "mhlo.or",
+        [
+            b.compare("NE", x_sign, y_sign, "SIGNED"),
+            b.compare("GT", x_abs, y_abs, "SIGNED"),
+        ],
+    )
+    stepped = b.select(towards_zero, b.binary("subtract", xi, one), b.binary("add", xi, one))
+    from_zero = b.binary("or", y_sign, one)
+    x_zero = b.compare("EQ", x_abs, zero, "SIGNED")
+    y_zero = b.compare("EQ", y_abs, zero, "SIGNED")
+    stepped = b.select(x_zero, b.select(y_zero, yi, from_zero), stepped)
+    result = b.op("mhlo.bitcast_convert", [stepped], x.type)
+    result = b.select(b.compare("EQ", x, y), y, result)
+    nan = b.op("mhlo.or", [_is_nan(b, x), _is_nan(b, y)])
+    return b.select(nan, b.const(math.nan, x), result)
+
+
+def reduce_precision(
+    b: MhloBuilder, x: SSAValue, exponent_bits: int, mantissa_bits: int
+) -> SSAValue | None:
+    """`x` rounded to a float of `exponent_bits` / `mantissa_bits` (module
+    docstring), in `x`'s own type."""
+    layout = _float_layout(x)
+    if layout is None:
+        return None
+    width, src_exp, src_mant = layout
+    xi = _as_int(b, x, width)
+    if mantissa_bits < src_mant:
+        shift = src_mant - mantissa_bits
+        last_bit_mask = 1 << shift
+        last_bit = b.op(
+            "mhlo.shift_right_logical",
+            [
+                b.binary("and", xi, _int_const(b, last_bit_mask, xi, width)),
+                _int_const(b, shift, xi, width),
+            ],
+        )
+        bias = b.binary("add", last_bit, _int_const(b, (last_bit_mask >> 1) - 1, xi, width))
+        truncation = _int_const(b, ~(last_bit_mask - 1), xi, width)
+        xi = b.binary("and", b.binary("add", xi, bias), truncation)
+    if exponent_bits < src_exp:
+        exp_mask = ((1 << src_exp) - 1) << src_mant
+        sign_mask = 1 << (width - 1)
+        exponent_bias = (1 << (src_exp - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        max_exp = (exponent_bias + reduced_bias) << src_mant
+        min_exp = (exponent_bias - reduced_bias) << src_mant
+        x_exp = b.binary("and", xi, _int_const(b, exp_mask, xi, width))
+        overflows = b.compare("GT", x_exp, _int_const(b, max_exp, xi, width), "SIGNED")
+        underflows = b.compare("LE", x_exp, _int_const(b, min_exp, xi, width), "SIGNED")
+        signed_zero = b.binary("and", xi, _int_const(b, sign_mask, xi, width))
+        signed_inf = b.binary("or", signed_zero, _int_const(b, exp_mask, xi, width))
+        xi = b.select(overflows, signed_inf, xi)
+        xi = b.select(underflows, signed_zero, xi)
+    result = b.op("mhlo.bitcast_convert", [xi], x.type)
+    if mantissa_bits > 0:
+        return b.select(_is_nan(b, x), x, result)
+    # no mantissa left: a NaN would read as inf; keep it NaN
+    return b.select(_is_nan(b, x), b.const(math.nan, x), result)
+
+
+def top_k(b: MhloBuilder, x: SSAValue, k: int) -> tuple[SSAValue, SSAValue] | None:
+    """`chlo.top_k`: a stable descending sort of (x, iota) along the last
+    dimension (floats in the total order: -NaN < -inf < -0 < +0 < +inf <
+    +NaN, as XLA's TopK),
+    then the first `k` of each row; None for an unranked operand."""
+    t = x.type
+    if not isinstance(t, TensorType) or t.get_num_dims() == 0:
+        return None
+    shape = list(t.get_shape())
+    rank = len(shape)
+    last = rank - 1
+    index_type = TensorType(IntegerType(32), shape)
+    dim_attr = IntegerAttr(last, 64)
+    if DYNAMIC_INDEX in shape:
+        iota = b.op("mhlo.dynamic_iota", [b.shape_of(x)], index_type, {"iota_dimension": dim_attr})
+    else:
+        iota = b.op("mhlo.iota", [], index_type, {"iota_dimension": dim_attr})
+    elem = t.get_element_type()
+    scalar = TensorType(elem, [])
+    block = Block(
+        arg_types=[scalar, scalar, TensorType(IntegerType(32), []), TensorType(IntegerType(32), [])]
+    )
+    compare_type = (
+        "TOTALORDER"
+        if isinstance(elem, _FLOAT_TYPES)
+        else (
+            "UNSIGNED"
+            if isinstance(elem, IntegerType)
+            and (elem.width.data == 1 or elem.signedness.data == Signedness.UNSIGNED)
+            else "SIGNED"
+        )
+    )
+    ops: list[Operation] = []
+
+    def scalar_op(
+        name: str, operands: list[SSAValue], result: Attribute, **attrs: Attribute
+    ) -> SSAValue:
+        made = _OPS(name).create(operands=operands, result_types=[result], attributes=attrs)
+        ops.append(made)
+        return made.results[0]
+
+    def compare(direction: str, kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return scalar_op(
+            "mhlo.compare",
+            [lhs, rhs],
+            TensorType(IntegerType(1), []),
+            comparison_direction=ComparisonDirectionAttr(ComparisonDirection(direction)),
+            compare_type=ComparisonTypeAttr(ComparisonType(kind)),
+        )
+
+    lhs, rhs = block.args[0], block.args[1]
+    gt = compare("GT", compare_type, lhs, rhs)
+    block.add_ops(ops)
+    block.add_op(_OPS("mhlo.return").create(operands=[gt]))
+    sort = _OPS("mhlo.sort").create(
+        operands=[x, iota],
+        result_types=[t, index_type],
+        attributes={"dimension": IntegerAttr(last, 64), "is_stable": BoolAttr.from_bool(True)},
+        regions=[Region(block)],
+    )
+    sort.location = b.anchor.location
+    b.rewriter.insert_op(sort, InsertPoint.before(b.anchor))
+    out: list[SSAValue] = []
+    for value in sort.results:
+        vt = value.type
+        assert isinstance(vt, TensorType)
+        result_type = TensorType(vt.get_element_type(), [*shape[:-1], k])
+        if DYNAMIC_INDEX not in shape[:-1]:
+            limits = [*shape[:-1], k]
+            out.append(
+                b.op(
+                    "mhlo.slice",
+                    [value],
+                    result_type,
+                    {
+                        "start_indices": _i64s([0] * rank),
+                        "limit_indices": _i64s(limits),
+                        "strides": _i64s([1] * rank),
+                    },
+                )
+            )
+            continue
+        start = _const_i64s(b, [0] * rank)
+        strides = _const_i64s(b, [1] * rank)
+        limit = b.dims_i64(value, {last: k})
+        out.append(b.op("mhlo.real_dynamic_slice", [value, start, limit, strides], result_type))
+    return out[0], out[1]
+
+
+def _i64s(values: list[int]) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
+
+
+def _const_i64s(b: MhloBuilder, values: list[int]) -> SSAValue:
+    attr = _i64s(values)
+    return b.op("mhlo.constant", [], attr.type, {"value": attr})
+
+
+def _OPS(name: str) -> type[Operation]:  # noqa: N802 - a registry lookup
+    from disc_ir.ir.context import make_context
+
+    cls = make_context().get_optional_op(name)
+    assert cls is not None, name
+    return cls
+
+
+#: chlo / today's mhlo unary op name -> its expansion
+UNARY_EXPANSIONS: dict[str, Expansion] = {
+    "chlo.asin": with_f32(asin),
+    "chlo.acos": with_f32(acos),
+    "chlo.atan": with_f32(atan),
+    "chlo.sinh": with_f32(sinh),
+    "chlo.cosh": with_f32(cosh),
+    "chlo.asinh": with_f32(asinh),
+    "chlo.acosh": with_f32(acosh),
+    "chlo.atanh": with_f32(atanh),
+    "chlo.lgamma": with_f32(lgamma),
+    "chlo.digamma": with_f32(digamma),
+    "chlo.erf_inv": with_f32(erf_inv),
+}
+
+
+__all__ = [
+    "UNARY_EXPANSIONS",
+    "Expansion",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cosh",
+    "digamma",
+    "erf_inv",
+    "lgamma",
+    "next_after",
+    "reduce_precision",
+    "sinh",
+    "top_k",
+    "with_f32",
+]
