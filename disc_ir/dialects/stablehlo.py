@@ -726,6 +726,7 @@ _NOT_IN_STABLEHLO = {
     "mhlo.torch_index_select",
     "mhlo.copy",
     # today's mhlo only (StableHLO has them in chlo)
+    "mhlo.erf",
     "mhlo.acos",
     "mhlo.acosh",
     "mhlo.asin",
