@@ -56,18 +56,12 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("stablehlo.async_done", _R, _ASYNC),
     OpSupport("stablehlo.async_start", _R, _ASYNC),
     OpSupport("stablehlo.atan2", _C),
-    OpSupport(
-        "stablehlo.batch_norm_grad", _R, "no lowering; jax and torch-mlir emit the decomposed form"
-    ),
-    OpSupport(
-        "stablehlo.batch_norm_inference",
-        _R,
-        "no lowering; jax and torch-mlir emit the decomposed form",
-    ),
+    OpSupport("stablehlo.batch_norm_grad", _C, "unfused into reductions and elementwise ops"),
+    OpSupport("stablehlo.batch_norm_inference", _C, "unfused into elementwise ops"),
     OpSupport(
         "stablehlo.batch_norm_training",
-        _R,
-        "no lowering; jax and torch-mlir emit the decomposed form",
+        _C,
+        "unfused: per-feature mean and biased variance (of the centered values) by reductions",
     ),
     OpSupport("stablehlo.bitcast_convert", _C),
     OpSupport("stablehlo.broadcast", _C),

@@ -554,6 +554,157 @@ def _OPS(name: str) -> type[Operation]:  # noqa: N802 - a registry lookup
     return cls
 
 
+# -- batch normalization (mlir-hlo's unfuse-batch-norm, XLA's BatchNormExpander) ----
+
+
+def _feature_broadcast(b: MhloBuilder, v: SSAValue, like: SSAValue, d: int) -> SSAValue:
+    """The 1-d per-feature `v` broadcast along dimension `d` of `like`'s shape."""
+    t = like.type
+    assert isinstance(t, TensorType)
+    out = TensorType(_element(v), t.get_shape())
+    dims = {"broadcast_dimensions": _i64s([d])}
+    if DYNAMIC_INDEX in t.get_shape():
+        return b.op("mhlo.dynamic_broadcast_in_dim", [v, b.shape_of(like)], out, dims)
+    return b.op("mhlo.broadcast_in_dim", [v], out, dims)
+
+
+def _element(v: SSAValue) -> Attribute:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return t.get_element_type()
+
+
+def _feature_sum(b: MhloBuilder, x: SSAValue, d: int) -> SSAValue:
+    """sum of `x` over every dimension but `d` (a 1-d tensor)."""
+    t = x.type
+    assert isinstance(t, TensorType)
+    elem = t.get_element_type()
+    scalar = TensorType(elem, [])
+    block = Block(arg_types=[scalar, scalar])
+    add = _OPS("mhlo.add").create(operands=list(block.args), result_types=[scalar])
+    block.add_ops([add, _OPS("mhlo.return").create(operands=[add.results[0]])])
+    init = DenseIntOrFPElementsAttr.from_list(scalar, [0.0])
+    zero = b.op("mhlo.constant", [], scalar, {"value": init})
+    reduced = [i for i in range(t.get_num_dims()) if i != d]
+    op = _OPS("mhlo.reduce").create(
+        operands=[x, zero],
+        result_types=[TensorType(elem, [t.get_shape()[d]])],
+        attributes={"dimensions": _i64s(reduced)},
+        regions=[Region(block)],
+    )
+    op.location = b.anchor.location
+    b.rewriter.insert_op(op, InsertPoint.before(b.anchor))
+    return op.results[0]
+
+
+def _feature_count(b: MhloBuilder, x: SSAValue, d: int, like: SSAValue) -> SSAValue:
+    """The number of elements per feature, as a float tensor shaped like `like`."""
+    t = x.type
+    assert isinstance(t, TensorType)
+    others = [n for i, n in enumerate(t.get_shape()) if i != d]
+    if DYNAMIC_INDEX not in others:
+        return b.const(float(math.prod(others)), like)
+    return _feature_sum(b, b.const(1.0, x), d)
+
+
+def _in_f32(
+    b: MhloBuilder, values: list[SSAValue]
+) -> tuple[list[SSAValue], Callable[[SSAValue], SSAValue]] | None:
+    """`values` in f32 (f16 / bf16 extended) and the map of results back to
+    their element type; None for element types other than f16 / bf16 / f32 / f64."""
+    elem = _element(values[0])
+    if isinstance(elem, Float32Type | Float64Type):
+        return values, lambda v: v
+    if not isinstance(elem, Float16Type | BFloat16Type):
+        return None
+
+    def widen(v: SSAValue) -> SSAValue:
+        t = v.type
+        assert isinstance(t, TensorType)
+        return b.op("mhlo.convert", [v], TensorType(Float32Type(), t.get_shape()))
+
+    def narrow(v: SSAValue) -> SSAValue:
+        t = v.type
+        assert isinstance(t, TensorType)
+        return b.op("mhlo.convert", [v], TensorType(elem, t.get_shape()))
+
+    return [widen(v) for v in values], narrow
+
+
+def batch_norm_inference(
+    b: MhloBuilder, operands: list[SSAValue], epsilon: float, d: int
+) -> SSAValue | None:
+    """`(x - mean) * (scale / sqrt(variance + epsilon)) + offset` per feature."""
+    converted = _in_f32(b, operands)
+    if converted is None:
+        return None
+    (x, scale, offset, mean, variance), back = converted
+    rstd = _un(b, "rsqrt", b.binary("add", variance, b.const(epsilon, variance)))
+    coef = _feature_broadcast(b, b.binary("multiply", scale, rstd), x, d)
+    centered = b.binary("subtract", x, _feature_broadcast(b, mean, x, d))
+    y = b.binary("add", b.binary("multiply", centered, coef), _feature_broadcast(b, offset, x, d))
+    return back(y)
+
+
+def batch_norm_training(
+    b: MhloBuilder, operands: list[SSAValue], epsilon: float, d: int
+) -> list[SSAValue] | None:
+    """(output, batch mean, batch variance): the mean and the biased variance
+    (of the centered values) over every dimension but the feature one."""
+    converted = _in_f32(b, operands)
+    if converted is None:
+        return None
+    (x, scale, offset), back = converted
+    count = _feature_count(b, x, d, scale)
+    mean = b.binary("divide", _feature_sum(b, x, d), count)
+    centered = b.binary("subtract", x, _feature_broadcast(b, mean, x, d))
+    var = b.binary("divide", _feature_sum(b, b.binary("multiply", centered, centered), d), count)
+    rstd = _un(b, "rsqrt", b.binary("add", var, b.const(epsilon, var)))
+    coef = _feature_broadcast(b, b.binary("multiply", scale, rstd), x, d)
+    y = b.binary("add", b.binary("multiply", centered, coef), _feature_broadcast(b, offset, x, d))
+    return [back(y), back(mean), back(var)]
+
+
+def batch_norm_grad(
+    b: MhloBuilder, operands: list[SSAValue], epsilon: float, d: int
+) -> list[SSAValue] | None:
+    """(grad_operand, grad_scale, grad_offset) of the training normalization:
+    with xc = x - mean, r = 1 / sqrt(var + eps) and N elements per feature,
+    grad_offset = sum(dy), grad_scale = r sum(dy xc), grad_operand =
+    scale r (dy - sum(dy) / N - xc r^2 sum(dy xc) / N)."""
+    converted = _in_f32(b, operands)
+    if converted is None:
+        return None
+    (x, scale, mean, variance, dy), back = converted
+    count = _feature_count(b, x, d, scale)
+    rstd = _un(b, "rsqrt", b.binary("add", variance, b.const(epsilon, variance)))
+    centered = b.binary("subtract", x, _feature_broadcast(b, mean, x, d))
+    sum_dy = _feature_sum(b, dy, d)
+    sum_dy_xc = _feature_sum(b, b.binary("multiply", dy, centered), d)
+    grad_scale = b.binary("multiply", sum_dy_xc, rstd)
+    mean_dy = b.binary("divide", sum_dy, count)
+    proj = b.binary(
+        "divide", b.binary("multiply", b.binary("multiply", rstd, rstd), sum_dy_xc), count
+    )
+    inner = b.binary(
+        "subtract",
+        b.binary("subtract", dy, _feature_broadcast(b, mean_dy, x, d)),
+        b.binary("multiply", centered, _feature_broadcast(b, proj, x, d)),
+    )
+    coef = _feature_broadcast(b, b.binary("multiply", scale, rstd), x, d)
+    grad_operand = b.binary("multiply", coef, inner)
+    return [back(grad_operand), back(grad_scale), back(sum_dy)]
+
+
+BATCH_NORM_EXPANSIONS: dict[
+    str, Callable[[MhloBuilder, list[SSAValue], float, int], SSAValue | list[SSAValue] | None]
+] = {
+    "mhlo.batch_norm_inference": batch_norm_inference,
+    "mhlo.batch_norm_training": batch_norm_training,
+    "mhlo.batch_norm_grad": batch_norm_grad,
+}
+
+
 #: chlo / today's mhlo unary op name -> its expansion
 UNARY_EXPANSIONS: dict[str, Expansion] = {
     "chlo.asin": with_f32(asin),
@@ -571,6 +722,7 @@ UNARY_EXPANSIONS: dict[str, Expansion] = {
 
 
 __all__ = [
+    "BATCH_NORM_EXPANSIONS",
     "UNARY_EXPANSIONS",
     "Expansion",
     "acos",
@@ -579,6 +731,9 @@ __all__ = [
     "asinh",
     "atan",
     "atanh",
+    "batch_norm_grad",
+    "batch_norm_inference",
+    "batch_norm_training",
     "cosh",
     "digamma",
     "erf_inv",

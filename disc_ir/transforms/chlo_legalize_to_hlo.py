@@ -17,6 +17,13 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   exp underflow), the polynomial expansions mlir-hlo uses; f16 / bf16 are
   computed in f32 and converted back; today's `mhlo.erf` (no lmhlo form)
   is expanded as `chlo.erf` is;
+* the special functions of `disc_ir.rewriting.chlo_math`: `chlo.asin`,
+  `acos`, `atan`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` (and today's
+  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `next_after` (and
+  `broadcast_next_after`), `top_k` (a stable descending sort of (x, iota)
+  and a slice); today's `mhlo.reduce_precision` on the bits; today's
+  `mhlo.batch_norm_inference` / `_training` / `_grad` unfused into
+  reductions and elementwise ops (mlir-hlo's unfuse-batch-norm patterns);
 * `chlo.square` -> `mhlo.multiply %x, %x`; `chlo.tan` -> `sine / cosine`;
   `chlo.is_inf` / `is_pos_inf` / `is_neg_inf` -> compares with infinity;
   `chlo.constant` -> `mhlo.constant`; `chlo.constant_like` -> a splat.
@@ -41,6 +48,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     TensorType,
@@ -296,6 +304,15 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
             return False
         rewriter.replace_op(op, [], [value])
         return True
+    if name in chlo_math.BATCH_NORM_EXPANSIONS:
+        eps = op.attributes["epsilon"]
+        assert isinstance(eps, FloatAttr)
+        expand = chlo_math.BATCH_NORM_EXPANSIONS[name]
+        out = expand(b, list(op.operands), eps.value.data, ints_of(op.attributes["feature_index"]))
+        if out is None:
+            return False
+        rewriter.replace_op(op, [], out if isinstance(out, list) else [out])
+        return True
     if name in ("chlo.next_after", "chlo.broadcast_next_after"):
         pair = _broadcast_operands(b, op) if name == "chlo.broadcast_next_after" else op.operands
         if pair is None:
@@ -343,7 +360,11 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
     return False
 
 
-_MHLO_EXPANDED = {n for n in _UNARY if n.startswith("mhlo.")} | {"mhlo.reduce_precision"}
+_MHLO_EXPANDED = (
+    {n for n in _UNARY if n.startswith("mhlo.")}
+    | {"mhlo.reduce_precision"}
+    | set(chlo_math.BATCH_NORM_EXPANSIONS)
+)
 
 
 def ints_of(attr: Attribute) -> int:

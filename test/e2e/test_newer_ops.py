@@ -308,3 +308,99 @@ func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>) {
         want_v, want_i = (np.asarray(a) for a in jax.jit(lambda v: lax.top_k(v, 2))(x))
         np.testing.assert_array_equal(np.asarray(values), want_v)
         np.testing.assert_array_equal(np.asarray(indices), want_i)
+
+
+# -- batch normalization (torch-mlir emits these for aten.batch_norm and its backward) --
+
+_BN_EPS = 1e-3
+
+
+def _bn_graphs(shape: str, feat: str, d: int) -> str:
+    t, v = f"tensor<{shape}xf32>", f"tensor<{feat}xf32>"
+    attrs = f"{{epsilon = {_BN_EPS} : f32, feature_index = {d} : i64}}"
+    return f"""
+func.func @main(%x: {t}, %scale: {v}, %offset: {v}, %mean: {v}, %var: {v}, %dy: {t})
+    -> ({t}, {t}, {v}, {v}, {t}, {v}, {v}) {{
+  %0 = "stablehlo.batch_norm_inference"(%x, %scale, %offset, %mean, %var) {attrs}
+      : ({t}, {v}, {v}, {v}, {v}) -> {t}
+  %1:3 = "stablehlo.batch_norm_training"(%x, %scale, %offset) {attrs}
+      : ({t}, {v}, {v}) -> ({t}, {v}, {v})
+  %2:3 = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %dy) {attrs}
+      : ({t}, {v}, {v}, {v}, {t}) -> ({t}, {v}, {v})
+  return %0, %1#0, %1#1, %1#2, %2#0, %2#1, %2#2 : {t}, {t}, {v}, {v}, {t}, {v}, {v}
+}}
+"""
+
+
+def _bn_reference(x, scale, offset, mean, var, dy, d):
+    """The three ops in float64 (XLA's definitions; the variance is biased)."""
+    x, dy = x.astype(np.float64), dy.astype(np.float64)
+    axes = tuple(i for i in range(x.ndim) if i != d)
+    shape = [1] * x.ndim
+    shape[d] = -1
+
+    def per_feature(v):
+        return v.astype(np.float64).reshape(shape)
+
+    inference = (x - per_feature(mean)) / np.sqrt(per_feature(var) + _BN_EPS) * per_feature(
+        scale
+    ) + per_feature(offset)
+    batch_mean = x.mean(axis=axes)
+    batch_var = x.var(axis=axes)
+    train = (x - per_feature(batch_mean)) / np.sqrt(per_feature(batch_var) + _BN_EPS) * per_feature(
+        scale
+    ) + per_feature(offset)
+    n = x.size // x.shape[d]
+    r = 1.0 / np.sqrt(per_feature(var) + _BN_EPS)
+    xc = x - per_feature(mean)
+    sum_dy = dy.sum(axis=axes)
+    sum_dy_xc = (dy * xc).sum(axis=axes)
+    grad_x = (
+        per_feature(scale)
+        * r
+        * (dy - per_feature(sum_dy) / n - xc * r**2 * per_feature(sum_dy_xc) / n)
+    )
+    grad_scale = sum_dy_xc * r.reshape(-1)
+    return [inference, train, batch_mean, batch_var, grad_x, grad_scale, sum_dy]
+
+
+@pytest.mark.parametrize(
+    "shape,feat,d,runs",
+    [
+        ("2x3x4x5", "3", 1, [(2, 3, 4, 5)]),
+        ("?x?x?", "?", 2, [(1, 1, 1), (3, 5, 7), (16, 33, 8)]),
+        ("?x4", "4", 1, [(1, 4), (9, 4)]),
+    ],
+)
+def test_batch_norm_ops(shape, feat, d, runs):
+    exe = _compiled(_bn_graphs(shape, feat, d))
+    for dims in runs:
+        gen = rng("bn", dims)
+        c = dims[d]
+        x = (gen.standard_normal(dims) * 3 + 1).astype(np.float32)
+        dy = gen.standard_normal(dims).astype(np.float32)
+        scale = gen.uniform(0.5, 2.0, c).astype(np.float32)
+        offset = gen.standard_normal(c).astype(np.float32)
+        mean = gen.standard_normal(c).astype(np.float32)
+        var = gen.uniform(0.1, 4.0, c).astype(np.float32)
+        got = exe(x, scale, offset, mean, var, dy)
+        want = _bn_reference(x, scale, offset, mean, var, dy, d)
+        names = [
+            "inference",
+            "output",
+            "mean",
+            "variance",
+            "grad_operand",
+            "grad_scale",
+            "grad_offset",
+        ]
+        for name, g, w in zip(names, got, want, strict=True):
+            g = np.asarray(g)
+            assert g.shape == w.shape and g.dtype == np.float32, name
+            np.testing.assert_allclose(
+                g,
+                w,
+                rtol=1e-4,
+                atol=1e-4 * max(1.0, float(np.abs(w).max())),
+                err_msg=f"{name} {dims}",
+            )

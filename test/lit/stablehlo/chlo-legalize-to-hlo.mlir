@@ -209,3 +209,43 @@ func.func @next_after(%x: tensor<4xf16>, %y: tensor<4xf16>) -> tensor<4xf16> {
   %0 = chlo.next_after %x, %y : tensor<4xf16>, tensor<4xf16> -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
+
+// -----
+
+// batch_norm_inference (today's mhlo, unfused as mlir-hlo's unfuse-batch-norm):
+// (x - mean) * (scale * rsqrt(var + eps)) + offset, the vectors broadcast
+// along feature_index to the operand's (dynamic) shape.
+// CHECK-LABEL: func.func @batch_norm_inference
+// CHECK-NEXT: %[[EPS:.*]] = mhlo.constant dense<1.000000e-03> : tensor<3xf32>
+// CHECK-NEXT: %[[VE:.*]] = mhlo.add %arg4, %[[EPS]] : tensor<3xf32>
+// CHECK-NEXT: %[[R:.*]] = mhlo.rsqrt %[[VE]] : tensor<3xf32>
+// CHECK-NEXT: %[[C:.*]] = mhlo.multiply %arg1, %[[R]] : tensor<3xf32>
+// CHECK-NEXT: %[[S:.*]] = shape.shape_of %arg0 : tensor<?x3xf32> -> tensor<2xindex>
+// CHECK-NEXT: %[[CB:.*]] = "mhlo.dynamic_broadcast_in_dim"(%[[C]], %[[S]]) {broadcast_dimensions = dense<1> : tensor<1xi64>}
+// CHECK-NEXT: %[[MB:.*]] = "mhlo.dynamic_broadcast_in_dim"(%arg3, %[[S]]) {broadcast_dimensions = dense<1> : tensor<1xi64>}
+// CHECK-NEXT: %[[XC:.*]] = mhlo.subtract %arg0, %[[MB]] : tensor<?x3xf32>
+// CHECK-NEXT: %[[Y:.*]] = mhlo.multiply %[[XC]], %[[CB]] : tensor<?x3xf32>
+// CHECK-NEXT: %[[OB:.*]] = "mhlo.dynamic_broadcast_in_dim"(%arg2, %[[S]])
+// CHECK-NEXT: %[[Z:.*]] = mhlo.add %[[Y]], %[[OB]] : tensor<?x3xf32>
+// CHECK-NEXT: return %[[Z]]
+func.func @batch_norm_inference(%x: tensor<?x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = "mhlo.batch_norm_inference"(%x, %s, %o, %m, %v) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<?x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// batch_norm_training: the mean by a reduce, the variance of the centered
+// values by another, divided by the static count per feature.
+// CHECK-LABEL: func.func @batch_norm_training
+// CHECK-NEXT: %[[N:.*]] = mhlo.constant dense<2.000000e+00> : tensor<3xf32>
+// CHECK-NEXT: %[[Z:.*]] = mhlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[SUM:.*]] = mhlo.reduce(%arg0 init: %[[Z]]) applies mhlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[MEAN:.*]] = mhlo.divide %[[SUM]], %[[N]] : tensor<3xf32>
+// CHECK: %[[SQ:.*]] = mhlo.reduce
+// CHECK-NEXT: %[[VAR:.*]] = mhlo.divide %[[SQ]], %[[N]] : tensor<3xf32>
+// CHECK: return %{{.*}}, %[[MEAN]], %[[VAR]]
+func.func @batch_norm_training(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0:3 = "mhlo.batch_norm_training"(%x, %s, %o) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>
+}
