@@ -10,7 +10,7 @@ note: a limit of the lowering, or why it is refused.
 A refused op that disc-ir does not even parse is refused by name when the
 text is parsed (`refusal_message`): "'stablehlo.cholesky' is not supported by
 disc-ir (...)", instead of the parser's "unknown op" message, which reads as
-a typo. Refused ops that parse (`chlo.zeta`, `stablehlo.rng` ...) are named
+a typo. Refused ops that parse (`chlo.bessel_i1e`, `stablehlo.rng` ...) are named
 by the compiler when it finds no lowering (`disc-reject-unlowered-tensor-ops`);
 ops on complex numbers by `disc_ir.compile` before it lowers anything.
 `docs/ops.md` is generated from this table (`python -m disc_ir.tools.op_docs`).
@@ -207,7 +207,7 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("chlo.broadcast_multiply", _C),
     OpSupport("chlo.broadcast_next_after", _C),
     OpSupport("chlo.broadcast_or", _C),
-    OpSupport("chlo.broadcast_polygamma", _R, "no expansion (series of the Hurwitz zeta)"),
+    OpSupport("chlo.broadcast_polygamma", _C, "as chlo.polygamma"),
     OpSupport("chlo.broadcast_power", _C),
     OpSupport("chlo.broadcast_remainder", _C),
     OpSupport("chlo.broadcast_select", _C),
@@ -216,7 +216,7 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("chlo.broadcast_shift_right_logical", _C),
     OpSupport("chlo.broadcast_subtract", _C),
     OpSupport("chlo.broadcast_xor", _C),
-    OpSupport("chlo.broadcast_zeta", _R, "no expansion (Hurwitz zeta series)"),
+    OpSupport("chlo.broadcast_zeta", _C, "as chlo.zeta"),
     OpSupport("chlo.conj", _R, _COMPLEX),
     OpSupport("chlo.constant", _C),
     OpSupport("chlo.constant_like", _C),
@@ -231,7 +231,9 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("chlo.lgamma", _C, "Lanczos (g = 7), reflection below 1/2; f32, f16, bf16"),
     OpSupport("chlo.mulhi", _R, "no lowering; jax does not emit it"),
     OpSupport("chlo.next_after", _C, "one step of the integer representation; every float width"),
-    OpSupport("chlo.polygamma", _R, "no expansion (series of the Hurwitz zeta)"),
+    OpSupport(
+        "chlo.polygamma", _C, "(-1)^(n+1) n! zeta(n + 1, x), digamma at n = 0; computed in f64"
+    ),
     OpSupport("chlo.ragged_dot", _R, "no lowering of grouped (ragged) matmuls"),
     OpSupport("chlo.scan", _R, "no lowering; jax emits while loops or reduce_window for scans"),
     OpSupport("chlo.sinh", _C, "expm1 form for |x| < 1, e^x/2 - e^-x/2 beyond"),
@@ -242,7 +244,11 @@ OPS: tuple[OpSupport, ...] = (
         _C,
         "a stable descending sort in XLA's total order, then the first k; any leading dims",
     ),
-    OpSupport("chlo.zeta", _R, "no expansion (Hurwitz zeta series)"),
+    OpSupport(
+        "chlo.zeta",
+        _C,
+        "Cephes' Euler-Maclaurin summation with XLA's poles and NaNs; computed in f64",
+    ),
     # -- today's mhlo beyond StableHLO's spelling ----------------------------
     OpSupport("mhlo.acos", _C, "as chlo.acos"),
     OpSupport("mhlo.acosh", _C, "as chlo.acosh"),

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -321,6 +322,120 @@ def erf_inv(b: MhloBuilder, x: SSAValue) -> SSAValue:
     value = b.binary("multiply", b.select(lt, p_small, p_large), x)
     at_one = b.compare("EQ", _un(b, "abs", x), one)
     return b.select(at_one, b.binary("multiply", x, b.const(math.inf, x)), value)
+
+
+def _bernoulli_ratios(count: int) -> list[float]:
+    """(2k)! / B_2k for k = 1..count (B the Bernoulli numbers): the
+    denominators of the Euler-Maclaurin correction terms (Cephes' table)."""
+    bernoulli = [Fraction(1)]
+    for m in range(1, 2 * count + 1):
+        bernoulli.append(
+            -sum(math.comb(m + 1, k) * bernoulli[k] for k in range(m)) / Fraction(m + 1)
+        )
+    return [float(Fraction(math.factorial(2 * k)) / bernoulli[2 * k]) for k in range(1, count + 1)]
+
+
+_ZETA_TERMS = 12
+_ZETA_RATIOS = _bernoulli_ratios(_ZETA_TERMS)
+
+
+def _in_f64(
+    b: MhloBuilder, values: list[SSAValue]
+) -> tuple[list[SSAValue], Callable[[SSAValue], SSAValue]] | None:
+    """`values` extended to f64 and the map of a result back to their type
+    (None for non-float element types)."""
+    elem = _element(values[0])
+    if not isinstance(elem, _FLOAT_TYPES):
+        return None
+    if isinstance(elem, Float64Type):
+        return values, lambda v: v
+
+    def convert(v: SSAValue, to: Attribute) -> SSAValue:
+        t = v.type
+        assert isinstance(t, TensorType)
+        return b.op("mhlo.convert", [v], TensorType(to, t.get_shape()))
+
+    return [convert(v, Float64Type()) for v in values], lambda v: convert(v, elem)
+
+
+def _zeta_f64(b: MhloBuilder, x: SSAValue, q: SSAValue) -> SSAValue:
+    """Hurwitz zeta(x, q) = sum_k (q + k)^-x (Cephes' Euler-Maclaurin
+    summation: ten terms, then twelve correction terms), with XLA's
+    special cases: NaN for x < 1, for q <= 0 with x not an integer and at
+    the poles q = 0, -1, ... unless x is even (+inf there), +inf at x = 1."""
+    one = b.const(1.0, x)
+    neg_x = _un(b, "negate", x)
+    a = q
+    term = b.binary("power", a, neg_x)
+    total = term
+    for _ in range(9):
+        a = b.binary("add", a, one)
+        term = b.binary("power", a, neg_x)
+        total = b.binary("add", total, term)
+    w = a
+    total = b.binary(
+        "add",
+        total,
+        b.binary("divide", b.binary("multiply", term, w), b.binary("subtract", x, one)),
+    )
+    total = b.binary("subtract", total, b.binary("multiply", b.const(0.5, x), term))
+    factor = one
+    k = 0.0
+    for ratio in _ZETA_RATIOS:
+        factor = b.binary("multiply", factor, b.binary("add", x, b.const(k, x)))
+        term = b.binary("divide", term, w)
+        total = b.binary(
+            "add", total, b.binary("divide", b.binary("multiply", factor, term), b.const(ratio, x))
+        )
+        k += 1.0
+        factor = b.binary("multiply", factor, b.binary("add", x, b.const(k, x)))
+        term = b.binary("divide", term, w)
+        k += 1.0
+    nan, inf = b.const(math.nan, x), b.const(math.inf, x)
+    zero = b.const(0.0, x)
+    value = b.select(b.compare("LT", x, one), nan, total)
+    q_le_zero = b.compare("LE", q, zero)
+    x_int = b.compare("EQ", x, _un(b, "floor", x))
+    value = b.select(b.op("mhlo.and", [q_le_zero, _un(b, "not", x_int)]), nan, value)
+    half_x = b.binary("multiply", x, b.const(0.5, x))
+    x_even = b.op("mhlo.and", [x_int, b.compare("EQ", half_x, _un(b, "floor", half_x))])
+    pole = b.op("mhlo.and", [q_le_zero, b.compare("EQ", q, _un(b, "floor", q))])
+    value = b.select(pole, b.select(x_even, inf, nan), value)
+    return b.select(b.compare("EQ", x, one), inf, value)
+
+
+def zeta(b: MhloBuilder, x: SSAValue, q: SSAValue) -> SSAValue | None:
+    """`chlo.zeta`: Hurwitz zeta(x, q), computed in f64 (`_zeta_f64`)."""
+    converted = _in_f64(b, [x, q])
+    if converted is None:
+        return None
+    (x64, q64), back = converted
+    return back(_zeta_f64(b, x64, q64))
+
+
+def polygamma(b: MhloBuilder, n: SSAValue, x: SSAValue) -> SSAValue | None:
+    """`chlo.polygamma`: psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x), digamma
+    at n = 0, NaN unless n is a non-negative integer (computed in f64)."""
+    converted = _in_f64(b, [n, x])
+    if converted is None:
+        return None
+    (n64, x64), back = converted
+    one = b.const(1.0, n64)
+    n_plus_one = b.binary("add", n64, one)
+    half = b.binary("multiply", n_plus_one, b.const(0.5, n64))
+    odd_n_plus_one = b.compare("NE", half, _un(b, "floor", half))
+    sign = b.select(odd_n_plus_one, b.const(-1.0, n64), one)
+    factorial = _un(b, "exponential", lgamma(b, n_plus_one))
+    value = b.binary(
+        "multiply", b.binary("multiply", sign, factorial), _zeta_f64(b, n_plus_one, x64)
+    )
+    natural = b.op(
+        "mhlo.and",
+        [b.compare("EQ", n64, _un(b, "floor", n64)), b.compare("GE", n64, b.const(0.0, n64))],
+    )
+    value = b.select(natural, value, b.const(math.nan, n64))
+    value = b.select(b.compare("EQ", n64, b.const(0.0, n64)), digamma(b, x64), value)
+    return back(value)
 
 
 # -- bit-level ops ---------------------------------------------------------------
@@ -739,8 +854,10 @@ __all__ = [
     "erf_inv",
     "lgamma",
     "next_after",
+    "polygamma",
     "reduce_precision",
     "sinh",
     "top_k",
     "with_f32",
+    "zeta",
 ]

@@ -19,8 +19,9 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   is expanded as `chlo.erf` is;
 * the special functions of `disc_ir.rewriting.chlo_math`: `chlo.asin`,
   `acos`, `atan`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` (and today's
-  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `next_after` (and
-  `broadcast_next_after`), `top_k` (a stable descending sort of (x, iota)
+  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `next_after`, `zeta`
+  and `polygamma` (and their `broadcast_` forms; zeta and polygamma in f64),
+  `top_k` (a stable descending sort of (x, iota)
   and a slice); today's `mhlo.reduce_precision` on the bits; today's
   `mhlo.batch_norm_inference` / `_training` / `_grad` unfused into
   reductions and elementwise ops (mlir-hlo's unfuse-batch-norm patterns);
@@ -313,11 +314,14 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
             return False
         rewriter.replace_op(op, [], out if isinstance(out, list) else [out])
         return True
-    if name in ("chlo.next_after", "chlo.broadcast_next_after"):
-        pair = _broadcast_operands(b, op) if name == "chlo.broadcast_next_after" else op.operands
+    broadcasting = name.startswith("chlo.broadcast_")
+    stem = name.removeprefix("chlo.broadcast_" if broadcasting else "chlo.")
+    if name.startswith("chlo.") and stem in _PAIR_EXPANSIONS:
+        pair = _broadcast_operands(b, op) if broadcasting else list(op.operands)
         if pair is None:
             return False
-        value = chlo_math.next_after(b, pair[0], pair[1])
+        pair_expand = _PAIR_EXPANSIONS[stem]
+        value = pair_expand(b, pair[0], pair[1])
         if value is None:
             return False
         rewriter.replace_op(op, [], [value])
@@ -359,6 +363,12 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
         return True
     return False
 
+
+_PAIR_EXPANSIONS = {
+    "next_after": chlo_math.next_after,
+    "zeta": chlo_math.zeta,
+    "polygamma": chlo_math.polygamma,
+}
 
 _MHLO_EXPANDED = (
     {n for n in _UNARY if n.startswith("mhlo.")}

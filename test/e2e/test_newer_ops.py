@@ -404,3 +404,42 @@ def test_batch_norm_ops(shape, feat, d, runs):
                 atol=1e-4 * max(1.0, float(np.abs(w).max())),
                 err_msg=f"{name} {dims}",
             )
+
+
+def test_zeta_and_polygamma():
+    """`chlo.zeta` / `chlo.polygamma` (computed in f64): NaN and infinities
+    where XLA has them (x < 1, poles at q = 0, -1, ..., n not a natural
+    number), finite values within 2 f32 ulps of scipy's float64 ones."""
+    scipy_special = pytest.importorskip("scipy.special")
+    t = "tensor<?xf32>"
+    exe = _compiled(f"""
+func.func @main(%x: {t}, %q: {t}) -> ({t}, {t}) {{
+  %0 = chlo.zeta %x, %q : {t}, {t} -> {t}
+  %1 = chlo.polygamma %x, %q : {t}, {t} -> {t}
+  return %0, %1 : {t}, {t}
+}}
+""")
+    gen = rng("zeta", 0)
+    edge_x = [1, 1.5, 2, 3, 4, 0.5, -1, 0, 2, 3, 2, 3, 2, np.nan, np.inf, 2, 1, 2, 4]
+    edge_q = [1, 2, 0.5, 1, 3, 1, 1, 1, -1, -2, -1.5, -1.5, 0, 1, 1, np.inf, 0.5, 1e-3, 1e4]
+    x = np.concatenate([edge_x, gen.integers(0, 12, 2000), gen.uniform(1.0, 30.0, 2000)])
+    q = np.concatenate([edge_q, gen.uniform(0.05, 20.0, 4000)])
+    x, q = x.astype(np.float32), q.astype(np.float32)
+    got_z, got_p = (np.asarray(v) for v in exe(x, q))
+    want_z = np.asarray(jax.jit(jax.scipy.special.zeta)(x, q))
+    want_p = np.asarray(jax.jit(lax.polygamma)(x, q))
+    x64, q64 = x.astype(np.float64), q.astype(np.float64)
+    for name, got, want, truth in (
+        ("zeta", got_z, want_z, scipy_special.zeta(x64, q64)),
+        ("polygamma", got_p, want_p, scipy_special.polygamma(x64, q64)),
+    ):
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=f"{name} NaN")
+        inf = np.isinf(want)
+        np.testing.assert_array_equal(got[inf], want[inf], err_msg=f"{name} inf")
+        ok = np.isfinite(want) & np.isfinite(truth) & (np.abs(truth) < 3e38)
+        exact = truth[ok].astype(np.float32).astype(np.float64)
+        tol = 2 * np.finfo(np.float32).eps * np.maximum(np.abs(exact), np.finfo(np.float32).tiny)
+        bad = np.abs(got[ok] - exact) > tol
+        assert not bad.any(), (
+            f"{name}: x={x[ok][bad][:4]} q={q[ok][bad][:4]} got {got[ok][bad][:4]}"
+        )

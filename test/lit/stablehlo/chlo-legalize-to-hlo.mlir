@@ -249,3 +249,19 @@ func.func @batch_norm_training(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %o: tenso
   %0:3 = "mhlo.batch_norm_training"(%x, %s, %o) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0#0, %0#1, %0#2 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// zeta and polygamma (and their broadcasting forms) are computed in f64.
+// CHECK-LABEL: func.func @zeta_polygamma
+// CHECK-NOT: chlo.
+// CHECK: mhlo.convert %arg0 : (tensor<?xf32>) -> tensor<?xf64>
+// CHECK: mhlo.power %{{.*}}, %{{.*}} : tensor<?xf64>
+// CHECK: mhlo.convert %{{.*}} : (tensor<?xf64>) -> tensor<?xf32>
+// CHECK-NOT: chlo.
+// CHECK: return
+func.func @zeta_polygamma(%x: tensor<?xf32>, %q: tensor<?xf32>, %n: tensor<f32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = chlo.zeta %x, %q : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  %1 = chlo.broadcast_polygamma %n, %q : (tensor<f32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?xf32>
+}
