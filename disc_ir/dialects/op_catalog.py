@@ -10,7 +10,7 @@ note: a limit of the lowering, or why it is refused.
 A refused op that disc-ir does not even parse is refused by name when the
 text is parsed (`refusal_message`): "'stablehlo.cholesky' is not supported by
 disc-ir (...)", instead of the parser's "unknown op" message, which reads as
-a typo. Refused ops that parse (`chlo.bessel_i1e`, `stablehlo.rng` ...) are named
+a typo. Refused ops that parse (`stablehlo.rng`, f64 `chlo.lgamma` ...) are named
 by the compiler when it finds no lowering (`disc-reject-unlowered-tensor-ops`);
 ops on complex numbers by `disc_ir.compile` before it lowers anything.
 `docs/ops.md` is generated from this table (`python -m disc_ir.tools.op_docs`).
@@ -195,7 +195,7 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("chlo.asinh", _C, "log1p form near 0, log 2 + log |x| past sqrt(max)"),
     OpSupport("chlo.atan", _C, "atan2(x, 1)"),
     OpSupport("chlo.atanh", _C, "(log1p(x) - log1p(-x)) / 2"),
-    OpSupport("chlo.bessel_i1e", _R, "no expansion; jax's i0e / i0 emit elementwise ops instead"),
+    OpSupport("chlo.bessel_i1e", _C, "Chebyshev series on |x| <= 8 and beyond; f32, f16, bf16"),
     OpSupport("chlo.broadcast_add", _C),
     OpSupport("chlo.broadcast_and", _C),
     OpSupport("chlo.broadcast_atan2", _C),

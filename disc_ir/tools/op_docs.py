@@ -62,7 +62,7 @@ def render() -> str:
         "",
         "# Ops of today's StableHLO, CHLO and mhlo",
         "",
-        f"{len(OPS)} ops: {compiled} compiled by `disc_ir.compile(..., target=\"cpu\")`, "
+        f'{len(OPS)} ops: {compiled} compiled by `disc_ir.compile(..., target="cpu")`, '
         f"{len(OPS) - compiled} refused. A refused op is an error that names it and says "
         "disc-ir does not support it (`CompileError: <source>:2:9: error: "
         "'stablehlo.cholesky' is not supported by disc-ir: ...`), at parse time when "

@@ -19,7 +19,7 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   is expanded as `chlo.erf` is;
 * the special functions of `disc_ir.rewriting.chlo_math`: `chlo.asin`,
   `acos`, `atan`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` (and today's
-  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `next_after`, `zeta`
+  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `bessel_i1e`, `next_after`, `zeta`
   and `polygamma` (and their `broadcast_` forms; zeta and polygamma in f64),
   `top_k` (a stable descending sort of (x, iota)
   and a slice); today's `mhlo.reduce_precision` on the bits; today's

@@ -139,6 +139,7 @@ UNARY = {
     "digamma": (lax.digamma, 64, -20.0, 40.0),
     # ill-conditioned next to +-1: w = -log((1 - x)(1 + x)) carries log's ulp
     "erf_inv": (lax.erf_inv, 32, -1.0, 1.0),
+    "bessel_i1e": (lax.bessel_i1e, 32, -30.0, 30.0),
 }
 
 
