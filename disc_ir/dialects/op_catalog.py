@@ -10,7 +10,7 @@ note: a limit of the lowering, or why it is refused.
 A refused op that disc-ir does not even parse is refused by name when the
 text is parsed (`refusal_message`): "'stablehlo.cholesky' is not supported by
 disc-ir (...)", instead of the parser's "unknown op" message, which reads as
-a typo. Refused ops that parse (`stablehlo.rng`, f64 `chlo.lgamma` ...) are named
+a typo. Refused ops that parse (`stablehlo.rng`, f64 `chlo.erf_inv` ...) are named
 by the compiler when it finds no lowering (`disc-reject-unlowered-tensor-ops`);
 ops on complex numbers by `disc_ir.compile` before it lowers anything.
 `docs/ops.md` is generated from this table (`python -m disc_ir.tools.op_docs`).
@@ -221,14 +221,14 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("chlo.constant", _C),
     OpSupport("chlo.constant_like", _C),
     OpSupport("chlo.cosh", _C, "e^x/2 + e^-x/2"),
-    OpSupport("chlo.digamma", _C, "Lanczos (g = 7), reflection below 1/2; f32, f16, bf16"),
+    OpSupport("chlo.digamma", _C, "Lanczos (g = 7), reflection below 1/2; f64, f32, f16, bf16"),
     OpSupport("chlo.erf", _C, "f32, f16, bf16"),
     OpSupport("chlo.erf_inv", _C, "Giles' single-precision polynomials; f32, f16, bf16"),
     OpSupport("chlo.erfc", _C, "f32, f16, bf16"),
     OpSupport("chlo.is_inf", _C),
     OpSupport("chlo.is_neg_inf", _C),
     OpSupport("chlo.is_pos_inf", _C),
-    OpSupport("chlo.lgamma", _C, "Lanczos (g = 7), reflection below 1/2; f32, f16, bf16"),
+    OpSupport("chlo.lgamma", _C, "Lanczos (g = 7), reflection below 1/2; f64, f32, f16, bf16"),
     OpSupport("chlo.mulhi", _R, "no lowering; jax does not emit it"),
     OpSupport("chlo.next_after", _C, "one step of the integer representation; every float width"),
     OpSupport(

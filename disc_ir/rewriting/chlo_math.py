@@ -25,7 +25,10 @@ mlir-hlo's `chlo-legalize-to-hlo` (and XLA's elemental IR emitter for
   +-inf, underflow to +-0); NaN stays NaN.
 
 f16 / bf16 operands of the transcendental expansions are computed in f32
-and rounded back; the bit-level ones work on every float width.
+and rounded back; f64 ones in f64 where the formula holds that precision
+(not `erf_inv` and `bessel_i1e`, whose polynomials are f32-accurate: f64
+operands of those are left, and refused); the bit-level ones work on every
+float width.
 """
 
 from __future__ import annotations
@@ -101,6 +104,19 @@ _ERF_INV_LARGE = (
     1.00167406,
     2.83297682,
 )
+
+
+def with_f32_or_f64(fn: Callable[[MhloBuilder, SSAValue], SSAValue]) -> Expansion:
+    """`fn` (an expansion accurate in the operand's own precision) applied to
+    f64 operands as they are, to the others as `with_f32` does."""
+    in_f32 = with_f32(fn)
+
+    def apply(b: MhloBuilder, x: SSAValue) -> SSAValue | None:
+        if isinstance(_element(x), Float64Type):
+            return fn(b, x)
+        return in_f32(b, x)
+
+    return apply
 
 
 def with_f32(fn: Callable[[MhloBuilder, SSAValue], SSAValue]) -> Expansion:
@@ -897,16 +913,16 @@ BATCH_NORM_EXPANSIONS: dict[
 
 #: chlo / today's mhlo unary op name -> its expansion
 UNARY_EXPANSIONS: dict[str, Expansion] = {
-    "chlo.asin": with_f32(asin),
-    "chlo.acos": with_f32(acos),
-    "chlo.atan": with_f32(atan),
-    "chlo.sinh": with_f32(sinh),
-    "chlo.cosh": with_f32(cosh),
-    "chlo.asinh": with_f32(asinh),
-    "chlo.acosh": with_f32(acosh),
-    "chlo.atanh": with_f32(atanh),
-    "chlo.lgamma": with_f32(lgamma),
-    "chlo.digamma": with_f32(digamma),
+    "chlo.asin": with_f32_or_f64(asin),
+    "chlo.acos": with_f32_or_f64(acos),
+    "chlo.atan": with_f32_or_f64(atan),
+    "chlo.sinh": with_f32_or_f64(sinh),
+    "chlo.cosh": with_f32_or_f64(cosh),
+    "chlo.asinh": with_f32_or_f64(asinh),
+    "chlo.acosh": with_f32_or_f64(acosh),
+    "chlo.atanh": with_f32_or_f64(atanh),
+    "chlo.lgamma": with_f32_or_f64(lgamma),
+    "chlo.digamma": with_f32_or_f64(digamma),
     "chlo.erf_inv": with_f32(erf_inv),
     "chlo.bessel_i1e": with_f32(bessel_i1e),
 }
@@ -936,5 +952,6 @@ __all__ = [
     "sinh",
     "top_k",
     "with_f32",
+    "with_f32_or_f64",
     "zeta",
 ]
