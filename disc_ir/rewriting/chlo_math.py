@@ -656,9 +656,9 @@ def reduce_precision(
 
 def top_k(b: MhloBuilder, x: SSAValue, k: int) -> tuple[SSAValue, SSAValue] | None:
     """`chlo.top_k`: a stable descending sort of (x, iota) along the last
-    dimension (floats in the total order: -NaN < -inf < -0 < +0 < +inf <
-    +NaN, as XLA's TopK),
-    then the first `k` of each row; None for an unranked operand."""
+    dimension (floats in the total order -NaN < -inf < -0 < +0 < +inf <
+    +NaN, as XLA's TopK), then the first `k` of each row; None for an
+    unranked or 0-d operand."""
     t = x.type
     if not isinstance(t, TensorType) or t.get_num_dims() == 0:
         return None
@@ -672,42 +672,25 @@ def top_k(b: MhloBuilder, x: SSAValue, k: int) -> tuple[SSAValue, SSAValue] | No
     else:
         iota = b.op("mhlo.iota", [], index_type, {"iota_dimension": dim_attr})
     elem = t.get_element_type()
-    scalar = TensorType(elem, [])
-    block = Block(
-        arg_types=[scalar, scalar, TensorType(IntegerType(32), []), TensorType(IntegerType(32), [])]
+    scalar, index = TensorType(elem, []), TensorType(IntegerType(32), [])
+    block = Block(arg_types=[scalar, scalar, index, index])
+    if isinstance(elem, _FLOAT_TYPES):
+        compare_type = "TOTALORDER"
+    elif isinstance(elem, IntegerType) and (
+        elem.width.data == 1 or elem.signedness.data == Signedness.UNSIGNED
+    ):
+        compare_type = "UNSIGNED"
+    else:
+        compare_type = "SIGNED"
+    gt = _OPS("mhlo.compare").create(
+        operands=[block.args[0], block.args[1]],
+        result_types=[TensorType(IntegerType(1), [])],
+        attributes={
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection("GT")),
+            "compare_type": ComparisonTypeAttr(ComparisonType(compare_type)),
+        },
     )
-    compare_type = (
-        "TOTALORDER"
-        if isinstance(elem, _FLOAT_TYPES)
-        else (
-            "UNSIGNED"
-            if isinstance(elem, IntegerType)
-            and (elem.width.data == 1 or elem.signedness.data == Signedness.UNSIGNED)
-            else "SIGNED"
-        )
-    )
-    ops: list[Operation] = []
-
-    def scalar_op(
-        name: str, operands: list[SSAValue], result: Attribute, **attrs: Attribute
-    ) -> SSAValue:
-        made = _OPS(name).create(operands=operands, result_types=[result], attributes=attrs)
-        ops.append(made)
-        return made.results[0]
-
-    def compare(direction: str, kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return scalar_op(
-            "mhlo.compare",
-            [lhs, rhs],
-            TensorType(IntegerType(1), []),
-            comparison_direction=ComparisonDirectionAttr(ComparisonDirection(direction)),
-            compare_type=ComparisonTypeAttr(ComparisonType(kind)),
-        )
-
-    lhs, rhs = block.args[0], block.args[1]
-    gt = compare("GT", compare_type, lhs, rhs)
-    block.add_ops(ops)
-    block.add_op(_OPS("mhlo.return").create(operands=[gt]))
+    block.add_ops([gt, _OPS("mhlo.return").create(operands=[gt.results[0]])])
     sort = _OPS("mhlo.sort").create(
         operands=[x, iota],
         result_types=[t, index_type],

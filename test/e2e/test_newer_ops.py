@@ -294,6 +294,21 @@ def test_top_k(shape, k):
     np.testing.assert_array_equal(np.asarray(values), want_v)
 
 
+def test_top_k_integers():
+    """Integer operands compare as signed (unsigned for ui32), ties to the lower index."""
+    fn = lambda v: lax.top_k(v, 4)  # noqa: E731
+    for dtype in (np.int32, np.uint32):
+        x = rng("topk-int", str(dtype)).integers(0, 6, (5, 9)).astype(dtype)
+        if dtype == np.int32:
+            x[0, :3] = [-(2**31), 2**31 - 1, -1]
+        else:
+            x[0, :2] = [2**32 - 1, 2**31]
+        values, indices = _compiled(jax.jit(fn).lower(x).as_text())(x)
+        want_v, want_i = (np.asarray(a) for a in jax.jit(fn)(x))
+        np.testing.assert_array_equal(np.asarray(values), want_v)
+        np.testing.assert_array_equal(np.asarray(indices), want_i)
+
+
 def test_top_k_dynamic_rows():
     """`chlo.top_k` of a tensor<?x?xf32>, k static: compiled once, any shape."""
     text = """
