@@ -630,3 +630,34 @@ def test_ops_doc_is_current():
     assert op_docs.DEFAULT_OUTPUT.read_text() == op_docs.render(), (
         "docs/ops.md is stale: run `python -m disc_ir.tools.op_docs`"
     )
+
+
+def test_pretty_form_and_disc_opt_refuse_by_name(tmp_path):
+    """The pretty form (`stablehlo.triangular_solve %a, %b, ...`) is refused
+    at the op's name too, and disc-opt reports it with file:line:col."""
+    import subprocess
+    import sys
+
+    text = (
+        "func.func @main(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>) -> tensor<3x3xf32> {\n"
+        "  %0 = stablehlo.triangular_solve %a, %b, left_side = true, lower = true, "
+        "unit_diagonal = false, transpose_a = NO_TRANSPOSE : tensor<3x3xf32>\n"
+        "  return %0 : tensor<3x3xf32>\n"
+        "}\n"
+    )
+    with pytest.raises(
+        CompileError,
+        match=r"<source>:2:8: error: 'stablehlo.triangular_solve' is not supported by disc-ir",
+    ):
+        disc_ir.compile(text, target="cpu")
+    path = tmp_path / "solve.mlir"
+    path.write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "disc_ir.tools.disc_opt", str(path)], capture_output=True, text=True
+    )
+    assert proc.returncode == 1
+    assert (
+        f"{path}:2:8: error: 'stablehlo.triangular_solve' is not supported by disc-ir"
+        in proc.stderr
+    )
+    assert "Traceback" not in proc.stderr
