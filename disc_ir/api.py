@@ -44,8 +44,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ComplexType,
     DictionaryAttr,
     ModuleOp,
+    ShapedType,
     StringAttr,
     TensorType,
 )
@@ -190,6 +192,22 @@ def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
             )
         f.sym_name = StringAttr("main")
     return f
+
+
+def _reject_complex_ops(module: ModuleOp) -> None:
+    """Name the first op taking or producing complex numbers (not compiled)."""
+    from disc_ir.ir.parser import source_location
+
+    for op in module.walk():
+        for value in (*op.operands, *op.results):
+            t = value.type
+            if isinstance(t, ShapedType) and isinstance(t.get_element_type(), ComplexType):  # type: ignore[attr-defined]  # xDSL's ShapedType omits it; tensors define it
+                loc = source_location(op)
+                where = f" (input line {loc[0]})" if loc else ""
+                raise CompileError(
+                    f"'{op.name}'{where} is not supported by disc-ir: it computes on "
+                    f"{t.get_element_type()} values, and complex element types are not compiled"  # type: ignore[attr-defined]  # as above
+                )
 
 
 def _tensor_spec(t: Any, name: str | None, what: str) -> ArgSpec:
@@ -494,6 +512,7 @@ def _lower_to_llvm_ir(
     failure = first_verify_failure(module)
     if failure is not None:
         raise CompileError(f"invalid input: '{failure[0]}' op {failure[1]}")
+    _reject_complex_ops(module)
     entry_function(module, entry)
     times = {"parse": time.perf_counter() - t0}
     phase_ir: dict[str, ModuleOp] = {}

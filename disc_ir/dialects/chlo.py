@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import FunctionType, IntegerType
+from xdsl.dialects.builtin import FunctionType, IntegerAttr, IntegerType
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
@@ -299,6 +299,7 @@ _UNARY: tuple[tuple[str, str, str, str], ...] = (
     ("digamma", "DigammaOp", common.FP, common.SAME),
     ("erf", "ErfOp", common.FP, common.SAME),
     ("erfc", "ErfcOp", common.FP, common.SAME),
+    ("erf_inv", "ErfInvOp", common.FP, common.SAME),
     ("lgamma", "LgammaOp", common.FP, common.SAME),
     ("is_inf", "IsInfOp", common.FP, common.PRED),
     ("is_neg_inf", "IsNegInfOp", common.FP, common.PRED),
@@ -368,6 +369,86 @@ PAIR_OPS: list[type[IRDLOperation]] = [
 common.export(_MODULE, PAIR_OPS)
 
 
+@irdl_op_definition
+class TopKOp(IRDLOperation):
+    """`chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>,
+    tensor<3x2xi32>)`: the `k` largest entries along the last dimension,
+    in descending order, and their indices (ties: the lower index first)."""
+
+    name = "chlo.top_k"
+    operand = operand_def(HloTensor)
+    k = attr_def(IntegerAttr)
+    values = result_def(HloTensor)
+    indices = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TopKOp:
+        pos = parser.pos
+        parser.parse_punctuation("(")
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("k")
+        parser.parse_punctuation("=")
+        k = parser.parse_integer()
+        parser.parse_punctuation(")")
+        attrs = parse_op_attrs(parser)
+        parser.parse_punctuation(":")
+        operand_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        parser.parse_punctuation("(")
+        values_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        indices_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        values = resolve(parser, [operand], [operand_type], pos)
+        attrs["k"] = IntegerAttr(k, 64)
+        return cls.create(
+            operands=values, result_types=[values_type, indices_type], attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.operand)
+        printer.print_string(f", k = {self.k.value.data})")
+        print_op_attrs(printer, self, ("k",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+        printer.print_string(" -> (")
+        printer.print_attribute(self.values.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.indices.type)
+        printer.print_string(")")
+
+    def verify_(self) -> None:
+        k = self.k.value.data
+        if k < 0:
+            raise VerifyException(f"k must be non-negative, got {k}")
+        shape = shape_of(self.operand.type)
+        if shape is not None and not shape:
+            raise VerifyException("operand must have rank >= 1")
+        if shape is not None and shape[-1] >= 0 and shape[-1] < k:
+            raise VerifyException(
+                f"operand's last dimension ({shape[-1]}) must be at least k ({k})"
+            )
+        index = element_type_of(self.indices.type)
+        if not (isinstance(index, IntegerType) and index.width.data == 32):
+            raise VerifyException(f"indices must be i32, got {format_type(self.indices.type)}")
+        verify_same_element_types(self, [self.operand.type, self.values.type])
+        for result in (self.values.type, self.indices.type):
+            got = shape_of(result)
+            if shape is None or got is None:
+                continue
+            expected = [*shape[:-1], k]
+            if len(got) != len(expected) or any(
+                a >= 0 and b >= 0 and a != b for a, b in zip(got, expected, strict=True)
+            ):
+                raise VerifyException(
+                    f"result {format_type(result)} must have the operand's shape with "
+                    f"the last dimension k = {k}"
+                )
+
+
 # ---------------------------------------------------------------------------
 # Constants
 # ---------------------------------------------------------------------------
@@ -416,6 +497,7 @@ CHLO_OPS: list[type[IRDLOperation]] = [
     BroadcastSelectOp,
     *UNARY_OPS,
     *PAIR_OPS,
+    TopKOp,
     ConstantOp,
     ConstantLikeOp,
 ]

@@ -29,6 +29,7 @@ numbers).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    FloatAttr,
     FunctionType,
     IntegerAttr,
     IntegerType,
@@ -394,6 +396,181 @@ ErfOp = make_op_class(
     SPEC=common.ElementwiseSpec("erf", "ErfOp", common.FP, common.SAME, False, "erf(x)"),
     traits=traits_def(Pure()),
 )
+
+
+#: today's mhlo's elementwise inverse-trigonometric and hyperbolic ops (no
+#: lmhlo counterpart): expanded by `chlo-legalize-to-hlo` as their chlo twins.
+NEWER_UNARY_OPS: list[type[IRDLOperation]] = [
+    make_op_class(
+        UnaryElementwiseOp,
+        f"mhlo.{mnemonic}",
+        cls_name,
+        f"Elementwise {mnemonic}(x).",
+        _MODULE,
+        SPEC=common.ElementwiseSpec(mnemonic, cls_name, common.FP, common.SAME, False, mnemonic),
+        traits=traits_def(Pure()),
+    )
+    for mnemonic, cls_name in (
+        ("acos", "AcosOp"),
+        ("acosh", "AcoshOp"),
+        ("asin", "AsinOp"),
+        ("asinh", "AsinhOp"),
+        ("atanh", "AtanhOp"),
+        ("cosh", "CoshOp"),
+        ("sinh", "SinhOp"),
+    )
+]
+common.export(_MODULE, NEWER_UNARY_OPS)
+
+
+@irdl_op_definition
+class ReducePrecisionOp(IRDLOperation):
+    """`mhlo.reduce_precision %x, format = e5m10 : tensor<..>`: `x` rounded
+    to a float with `exponent_bits` / `mantissa_bits` (nearest, ties to
+    even; out-of-range exponents to +-inf / +-0), kept in its own type."""
+
+    name = "mhlo.reduce_precision"
+    operand = operand_def(HloTensor)
+    exponent_bits = attr_def(IntegerAttr)
+    mantissa_bits = attr_def(IntegerAttr)
+    output = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReducePrecisionOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("format")
+        parser.parse_punctuation("=")
+        at = parser.pos
+        fmt = parser.parse_identifier()
+        match = re.fullmatch(r"e(\d+)m(\d+)", fmt)
+        if match is None:
+            parser.raise_error(f"expected a format eXmY, got '{fmt}'", at, parser.pos)
+        attrs = parse_op_attrs(parser)
+        attrs["exponent_bits"] = IntegerAttr(int(match.group(1)), 32)
+        attrs["mantissa_bits"] = IntegerAttr(int(match.group(2)), 32)
+        parser.parse_punctuation(":")
+        in_types, out_type = parse_same_operands_and_result_type(parser, 1)
+        (value,) = resolve(parser, [operand], in_types, pos)
+        return cls.create(operands=[value], result_types=[out_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        e, m = self.exponent_bits.value.data, self.mantissa_bits.value.data
+        printer.print_string(f", format = e{e}m{m}")
+        print_op_attrs(printer, self, ("exponent_bits", "mantissa_bits"))
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, [self.operand.type], self.output.type)
+
+    def verify_(self) -> None:
+        check_element_kind(self, "operand", self.operand.type, common.FP)
+        verify_compatible_shapes(self, [self.operand.type, self.output.type])
+        verify_same_element_types(self, [self.operand.type, self.output.type])
+        if self.exponent_bits.value.data < 1:
+            raise VerifyException("exponent_bits must be at least 1")
+        if self.mantissa_bits.value.data < 0:
+            raise VerifyException("mantissa_bits must be non-negative")
+
+
+def _verify_batch_norm(op: IRDLOperation, operand: SSAValue, features: Sequence[SSAValue]) -> None:
+    """feature_index within the operand's rank; every per-feature operand 1-d
+    of the feature dimension's size; one element type throughout."""
+    index = op.attributes["feature_index"]
+    assert isinstance(index, IntegerAttr)
+    rank = rank_of(operand.type)
+    d = index.value.data
+    if rank is not None and not 0 <= d < rank:
+        raise _err(op, f"feature_index {d} is out of range for an operand of rank {rank}")
+    shape = shape_of(operand.type)
+    size = shape[d] if shape is not None and 0 <= d < len(shape) else -1
+    for value in features:
+        vs = shape_of(value.type)
+        if vs is None:
+            continue
+        if len(vs) != 1 or (size >= 0 and vs[0] >= 0 and vs[0] != size):
+            raise _err(
+                op,
+                f"per-feature operands must be 1-d of the feature dimension's size "
+                f"({size}), got {format_type(value.type)}",
+            )
+    verify_same_element_types(op, [operand.type, *(v.type for v in features)])
+    check_element_kind(op, "operand", operand.type, common.FP)
+
+
+@irdl_op_definition
+class BatchNormInferenceOp(IRDLOperation):
+    """`(operand - mean) / sqrt(variance + epsilon) * scale + offset`, the
+    per-feature vectors broadcast along `feature_index`."""
+
+    name = "mhlo.batch_norm_inference"
+    operand = operand_def(HloTensor)
+    scale = operand_def(HloTensor)
+    offset = operand_def(HloTensor)
+    mean = operand_def(HloTensor)
+    variance = operand_def(HloTensor)
+    epsilon = attr_def(FloatAttr)
+    feature_index = attr_def(IntegerAttr)
+    result = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _verify_batch_norm(self, self.operand, [self.scale, self.offset, self.mean, self.variance])
+        verify_compatible_shapes(self, [self.operand.type, self.result.type])
+
+
+@irdl_op_definition
+class BatchNormTrainingOp(IRDLOperation):
+    """Normalize `operand` by its own per-feature mean and (biased) variance;
+    results: the output, the batch mean and the batch variance."""
+
+    name = "mhlo.batch_norm_training"
+    operand = operand_def(HloTensor)
+    scale = operand_def(HloTensor)
+    offset = operand_def(HloTensor)
+    epsilon = attr_def(FloatAttr)
+    feature_index = attr_def(IntegerAttr)
+    output = result_def(HloTensor)
+    batch_mean = result_def(HloTensor)
+    batch_var = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _verify_batch_norm(
+            self, self.operand, [self.scale, self.offset, self.batch_mean, self.batch_var]
+        )
+        verify_compatible_shapes(self, [self.operand.type, self.output.type])
+
+
+@irdl_op_definition
+class BatchNormGradOp(IRDLOperation):
+    """The gradients of batch normalization (training form) with respect to
+    operand, scale and offset, given `mean`, `variance` and `grad_output`."""
+
+    name = "mhlo.batch_norm_grad"
+    operand = operand_def(HloTensor)
+    scale = operand_def(HloTensor)
+    mean = operand_def(HloTensor)
+    variance = operand_def(HloTensor)
+    grad_output = operand_def(HloTensor)
+    epsilon = attr_def(FloatAttr)
+    feature_index = attr_def(IntegerAttr)
+    grad_operand = result_def(HloTensor)
+    grad_scale = result_def(HloTensor)
+    grad_offset = result_def(HloTensor)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _verify_batch_norm(
+            self,
+            self.operand,
+            [self.scale, self.mean, self.variance, self.grad_scale, self.grad_offset],
+        )
+        verify_compatible_shapes(
+            self, [self.operand.type, self.grad_output.type, self.grad_operand.type]
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -1990,6 +2167,11 @@ MHLO_OPS: list[type[IRDLOperation]] = [
     DynamicIotaOp,
     *ELEMENTWISE_OPS,
     ErfOp,
+    *NEWER_UNARY_OPS,
+    ReducePrecisionOp,
+    BatchNormInferenceOp,
+    BatchNormTrainingOp,
+    BatchNormGradOp,
     CompareOp,
     SelectOp,
     ClampOp,

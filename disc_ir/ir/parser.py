@@ -48,7 +48,7 @@ from xdsl.irdl import AttrConstraint, IRDLOperation, base
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.utils.lexer import Input, Span
+from xdsl.utils.lexer import Input, Position, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
@@ -287,6 +287,12 @@ class DiscParser(Parser):
         content = here.input.content
         start = content.rfind(name, 0, here.start)
         span = Span(start, start + len(name), here.input) if start >= 0 else here
+        # an op of today's StableHLO / CHLO / mhlo that disc-ir refuses: say so
+        from disc_ir.dialects.op_catalog import refusal_message
+
+        refused = refusal_message(name)
+        if refused is not None:
+            raise ParseError(span, refused)
         # MLIR's messages for the three cases
         dialect = name.split(".", 1)[0]
         if start > 0 and content[start - 1] != '"':
@@ -302,6 +308,25 @@ class DiscParser(Parser):
                 "intended, use --allow-unregistered-dialect"
             )
         raise ParseError(span, message)
+
+    def _parse_dialect_type_or_attribute_body(  # noqa: ANN202 - xDSL's signature
+        self,
+        attr_name: str,
+        is_type: bool,
+        is_opaque: bool,
+        starting_opaque_pos: Position | None,
+    ):
+        """xDSL's, refusing by name the types of ops disc-ir does not support
+        (`!stablehlo.token` ...) rather than calling them unregistered."""
+        if is_type and self.ctx.get_optional_type(attr_name) is None:
+            from disc_ir.dialects.op_catalog import type_refusal_message
+
+            refused = type_refusal_message(attr_name)
+            if refused is not None:
+                self.raise_error(refused)
+        return super()._parse_dialect_type_or_attribute_body(
+            attr_name, is_type, is_opaque, starting_opaque_pos
+        )
 
     def resolve_operand(self, operand, type):  # noqa: ANN001, ANN201, A002 - xDSL's signature
         """xDSL's, remembering where each value not yet defined is first used."""

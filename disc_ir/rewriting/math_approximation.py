@@ -21,10 +21,11 @@ calling the scalar libm function per element:
   degree-6) on `x` clamped to +-7.99881172; `x` itself for `|x| < 0.0004`;
 * `math.erf` -- `offset + P(x)/Q(x)` (degree-4 polynomials) on three
   intervals of |x| (< 0.8, < 2, < 3.75), 1 beyond, sign restored;
-* `math.sin`, `math.cos` -- reduction by `k = floor(x * 2/pi)`,
-  `y = x - k*pi/2`, degree-10 even polynomials for sin/cos of `y` selected
-  and negated by `k mod 4` (accurate for moderate |x|; the reduction is not
-  Payne-Hanek);
+* `math.sin`, `math.cos` -- reduction by `k = x * 2/pi` rounded to
+  nearest, `y = x - k*pi/2` with pi/2 in three parts (Cody-Waite; y in
+  [-pi/4, pi/4], signed zeros kept), degree-10 even polynomials for sin/cos
+  of `y` selected and negated by `k mod 4`, clamped to [-1, 1] (accurate
+  for |x| up to about 1e4; the reduction is not Payne-Hanek);
 * `math.atan` -- Cephes with the range reduction at 0.66 and tan(3pi/8)
   (with Cephes' monic denominator, which MLIR's port lacks);
   `math.atan2` -- `atan` of min(|x|, |y|) / max(|x|, |y|) with the octant
@@ -66,6 +67,8 @@ LN2 = 0.693147180559945309417232121458176568
 LOG2E = 1.442695040888963407359924681001892137
 TWO_OVER_PI = 0.6366197723675813430755350534900574
 PI_OVER_2 = 1.5707963267948966192313216916397514
+#: pi/2 as a sum of three f32 values, each exact times a k of up to 2^12
+_PI_OVER_2_PARTS = (1.5703125, 4.83751296997070312e-04, 7.54978995489188216e-08)
 
 #: Ops rewritten by this pass (also those extended from f16/bf16 first).
 APPROXIMATED_OPS = (
@@ -479,10 +482,13 @@ _COS_C = (
 
 
 def _approx_sin_cos(e: _Emitter, x: SSAValue, is_sine: bool) -> SSAValue:
-    two_over_pi = e.f32(TWO_OVER_PI)
-    pi_over_two = e.f32(PI_OVER_2)
-    k = e.floor(e.mul(x, two_over_pi))
-    y = e.sub(x, e.mul(k, pi_over_two))
+    # k = x * 2/pi rounded to nearest, so y in [-pi/4, pi/4] (tiny negative
+    # x stays in k = 0); y = x - k pi/2 with pi/2 in three parts (Cody-Waite)
+    k = e.floor(e.fma(x, e.f32(TWO_OVER_PI), e.f32(0.5)))
+    neg_k = e.neg(k)
+    y = x
+    for part in _PI_OVER_2_PARTS:
+        y = e.fma(neg_k, e.f32(part), y)
     one = e.f32(1.0)
     neg_one = e.f32(-1.0)
     sc = [e.f32(v) for v in _SIN_C]
@@ -500,7 +506,9 @@ def _approx_sin_cos(e: _Emitter, x: SSAValue, is_sine: bool) -> SSAValue:
     v = e.fma(y2, v, c[0])
     v = e.fma(y2, v, one)
     v = e.mul(base, v)
-    return e.select(negative, e.mul(neg_one, v), v)
+    v = e.select(negative, e.mul(neg_one, v), v)
+    # past the reduction's range the polynomial leaves [-1, 1]; NaN stays NaN
+    return e.max(e.min(v, one), neg_one)
 
 
 def approx_sin(e: _Emitter, x: SSAValue) -> SSAValue:

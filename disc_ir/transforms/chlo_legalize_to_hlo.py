@@ -17,6 +17,14 @@ pipeline) rewrites the chlo ops JAX and TF emit into mhlo:
   exp underflow), the polynomial expansions mlir-hlo uses; f16 / bf16 are
   computed in f32 and converted back; today's `mhlo.erf` (no lmhlo form)
   is expanded as `chlo.erf` is;
+* the special functions of `disc_ir.rewriting.chlo_math`: `chlo.asin`,
+  `acos`, `atan`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` (and today's
+  mhlo spellings), `lgamma`, `digamma`, `erf_inv`, `bessel_i1e`, `next_after`, `zeta`
+  and `polygamma` (and their `broadcast_` forms; zeta and polygamma in f64),
+  `top_k` (a stable descending sort of (x, iota)
+  and a slice); today's `mhlo.reduce_precision` on the bits; today's
+  `mhlo.batch_norm_inference` / `_training` / `_grad` unfused into
+  reductions and elementwise ops (mlir-hlo's unfuse-batch-norm patterns);
 * `chlo.square` -> `mhlo.multiply %x, %x`; `chlo.tan` -> `sine / cosine`;
   `chlo.is_inf` / `is_pos_inf` / `is_neg_inf` -> compares with infinity;
   `chlo.constant` -> `mhlo.constant`; `chlo.constant_like` -> a splat.
@@ -41,6 +49,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     TensorType,
@@ -57,6 +66,7 @@ from disc_ir.dialects.hlo_attrs import (
 )
 from disc_ir.ir.mhlo_builder import MhloBuilder
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting import chlo_math
 
 _ERF_ALPHA = (
     -2.72614225801306e-10,
@@ -195,6 +205,12 @@ _UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
     "chlo.is_inf": _inf_check("is_inf"),
     "chlo.is_pos_inf": _inf_check("is_pos_inf"),
     "chlo.is_neg_inf": _inf_check("is_neg_inf"),
+    **chlo_math.UNARY_EXPANSIONS,
+    # today's mhlo spells these without the chlo prefix
+    **{
+        f"mhlo.{n}": chlo_math.UNARY_EXPANSIONS[f"chlo.{n}"]
+        for n in ("acos", "acosh", "asin", "asinh", "atanh", "cosh", "sinh")
+    },
 }
 
 # -- broadcasting binary ops ----------------------------------------------------
@@ -282,6 +298,40 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
             return False
         rewriter.replace_op(op, [], [value])
         return True
+    if name == "mhlo.reduce_precision":
+        e, m = (ints_of(op.attributes[k]) for k in ("exponent_bits", "mantissa_bits"))
+        value = chlo_math.reduce_precision(b, op.operands[0], e, m)
+        if value is None:
+            return False
+        rewriter.replace_op(op, [], [value])
+        return True
+    if name in chlo_math.BATCH_NORM_EXPANSIONS:
+        eps = op.attributes["epsilon"]
+        assert isinstance(eps, FloatAttr)
+        expand = chlo_math.BATCH_NORM_EXPANSIONS[name]
+        out = expand(b, list(op.operands), eps.value.data, ints_of(op.attributes["feature_index"]))
+        if out is None:
+            return False
+        rewriter.replace_op(op, [], out if isinstance(out, list) else [out])
+        return True
+    broadcasting = name.startswith("chlo.broadcast_")
+    stem = name.removeprefix("chlo.broadcast_" if broadcasting else "chlo.")
+    if name.startswith("chlo.") and stem in _PAIR_EXPANSIONS:
+        pair = _broadcast_operands(b, op) if broadcasting else list(op.operands)
+        if pair is None:
+            return False
+        pair_expand = _PAIR_EXPANSIONS[stem]
+        value = pair_expand(b, pair[0], pair[1])
+        if value is None:
+            return False
+        rewriter.replace_op(op, [], [value])
+        return True
+    if name == "chlo.top_k":
+        results = chlo_math.top_k(b, op.operands[0], ints_of(op.attributes["k"]))
+        if results is None:
+            return False
+        rewriter.replace_op(op, [], list(results))
+        return True
     if name == "chlo.constant":
         c = b.op("mhlo.constant", [], op.results[0].type, {"value": op.attributes["value"]})
         rewriter.replace_op(op, [], [c])
@@ -314,6 +364,25 @@ def _legalize(op: Operation, rewriter: Rewriter) -> bool:
     return False
 
 
+_PAIR_EXPANSIONS = {
+    "next_after": chlo_math.next_after,
+    "zeta": chlo_math.zeta,
+    "polygamma": chlo_math.polygamma,
+}
+
+_MHLO_EXPANDED = (
+    {n for n in _UNARY if n.startswith("mhlo.")}
+    | {"mhlo.reduce_precision"}
+    | set(chlo_math.BATCH_NORM_EXPANSIONS)
+)
+
+
+def ints_of(attr: Attribute) -> int:
+    """The value of an integer attribute."""
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
+
+
 def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
     from disc_ir.dialects.mhlo import MHLO_OPS
 
@@ -323,7 +392,7 @@ def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
 def legalize_chlo(module: builtin.ModuleOp) -> None:
     """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name == "mhlo.erf"]:
+    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name in _MHLO_EXPANDED]:
         _legalize(op, rewriter)
 
 

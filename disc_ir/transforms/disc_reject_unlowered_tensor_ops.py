@@ -67,11 +67,11 @@ class DiscRejectUnloweredTensorOpsPass(ModulePass):
             if parent is not None and parent.name.startswith("lmhlo."):
                 raise RejectedInput(
                     f"'{parent.name.replace('lmhlo.', 'mhlo.', 1)}'{_where(parent)} is not "
-                    f"supported by the {self.target} pipeline: its body ('{inner.name}'...) has "
-                    "no loop lowering"
+                    f"supported by disc-ir's {self.target} pipeline: its body ('{inner.name}'...) "
+                    "has no loop lowering"
                 )
             why = CONTROL_FLOW_LIMITS.get(inner.name, "it has no lowering to lmhlo")
             raise RejectedInput(
-                f"'{inner.name}'{_where(inner)} is not supported by the {self.target} "
+                f"'{inner.name}'{_where(inner)} is not supported by disc-ir's {self.target} "
                 f"pipeline: {why}"
             )

@@ -309,3 +309,22 @@ def test_f64_is_left_alone() -> None:
     assert pass_cls is not None
     pass_cls().apply(ctx, module)
     assert [o.name for o in module.walk() if o.name.startswith("math.")] == ["math.exp"]
+
+
+@pytest.mark.parametrize(("name", "ref"), [("math.sin", np.sin), ("math.cos", np.cos)])
+def test_sin_cos_reduction_edges(name: str, ref: np.ufunc) -> None:
+    """Tiny negatives keep their value and sign (k rounds to 0, not -1), -0
+    stays -0 for sin, |x| up to 1e4 stays accurate (three-part pi/2), and
+    past the reduction's range the result stays in [-1, 1] (NaN at inf)."""
+    fn = approximate(name)
+    tiny = np.array([-6.28e-38, -1e-20, -1e-7, -0.0, 0.0, 1e-30], np.float32)
+    got = evaluate(fn, tiny)
+    want = ref(tiny.astype(np.float64))
+    np.testing.assert_allclose(got, want, rtol=2e-7, atol=0)
+    if name == "math.sin":
+        assert np.signbit(got[3]) and not np.signbit(got[4])
+    x = np.concatenate([_grid(-1e4, 1e4), _grid(-1e3, 1e3)])
+    assert _abs_err(evaluate(fn, x), ref(x.astype(np.float64))) < 4e-6
+    huge = np.array([3e38, -3e38, 1e20, np.inf, -np.inf, np.nan], np.float32)
+    got = evaluate(fn, huge)
+    assert np.all(np.abs(got[:3]) <= 1.0) and np.all(np.isnan(got[3:]))

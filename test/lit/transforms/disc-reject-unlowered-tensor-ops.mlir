@@ -2,19 +2,19 @@
 // RUN: not disc-opt -split-input-file %s '--disc-pipeline=target=cpu until=bufferize' 2>&1 | FileCheck %s --check-prefix=PIPELINE
 
 // An mhlo op left after bufferization has no lmhlo form: named with its line.
-// CHECK: error: 'chlo.lgamma' (input line 8) is not supported by the cpu pipeline: it has no lowering to lmhlo
-// PIPELINE: error: 'chlo.lgamma' (input line 8) is not supported by the cpu pipeline: it has no lowering to lmhlo
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+// CHECK: error: 'chlo.erf_inv' (input line 8) is not supported by disc-ir's cpu pipeline: it has no lowering to lmhlo
+// PIPELINE: error: 'chlo.erf_inv' (input line 8) is not supported by disc-ir's cpu pipeline: it has no lowering to lmhlo
+func.func @main(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = chlo.erf_inv %x : tensor<4xf64> -> tensor<4xf64>
+  return %0 : tensor<4xf64>
 }
 
 // -----
 
 // Loops whose trip count depends on the data are not compiled (the pass alone
 // names the first mhlo op: nothing was bufferized).
-// CHECK: error: 'mhlo.constant' (input line 19) is not supported by the cpu pipeline: it has no lowering to lmhlo
-// PIPELINE: error: 'mhlo.while' (input line 21) is not supported by the cpu pipeline: only loops whose trip count is a compile-time constant are compiled (unrolled); this one's depends on the data
+// CHECK: error: 'mhlo.constant' (input line 19) is not supported by disc-ir's cpu pipeline: it has no lowering to lmhlo
+// PIPELINE: error: 'mhlo.while' (input line 21) is not supported by disc-ir's cpu pipeline: only loops whose trip count is a compile-time constant are compiled (unrolled); this one's depends on the data
 func.func @main(%x: tensor<3xf32>, %n: tensor<i64>) -> tensor<3xf32> {
   %c1 = mhlo.constant dense<1> : tensor<i64>
   %c0 = mhlo.constant dense<0> : tensor<i64>
