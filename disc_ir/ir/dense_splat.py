@@ -12,6 +12,21 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
+SPLAT_ELEMENT_LIMIT = 65536
+"""Largest splat constant the compiler creates: xDSL stores a splat with every
+element (MLIR stores one), so a larger one is a broadcast scalar instead."""
+
+
+def first_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
+    """The first element of `attr` as xDSL's `get_values` gives it, unpacking only it."""
+    count = len(attr)
+    if count == 0:
+        return None
+    raw = attr.data.data
+    size = len(raw) // count
+    return attr.get_element_type().unpack(raw[:size], 1)[0]  # type: ignore[union-attr]  # dense elements are ints, indices or floats, each with unpack
+
+
 
 def is_bitwise_splat(attr: DenseIntOrFPElementsAttr) -> bool:
     """Every element of `attr` is stored with the same bits (False when empty)."""

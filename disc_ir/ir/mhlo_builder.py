@@ -8,6 +8,7 @@ dynamic)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import prod
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -28,6 +29,7 @@ from disc_ir.dialects.hlo_attrs import (
     ComparisonTypeAttr,
     shape_of,
 )
+from disc_ir.ir.dense_splat import SPLAT_ELEMENT_LIMIT
 
 
 class MhloBuilder:
@@ -73,16 +75,25 @@ class MhloBuilder:
         return self._shapes[value]
 
     def const(self, value: float, like: SSAValue) -> SSAValue:
+        """`value` in the shape and element type of `like` (mlir-hlo's getConstantLike).
+
+        A static shape of at most `SPLAT_ELEMENT_LIMIT` elements gets a splat
+        `mhlo.constant`; a larger one a broadcast scalar, as a dynamic one does
+        (xDSL's dense attributes hold every element, even of a splat).
+        """
         t = like.type
         assert isinstance(t, TensorType)
         elem = t.get_element_type()
         shape = t.get_shape()
-        if DYNAMIC_INDEX not in shape:
+        if DYNAMIC_INDEX not in shape and prod(shape) <= SPLAT_ELEMENT_LIMIT:
             attr = DenseIntOrFPElementsAttr.from_list(TensorType(elem, shape), [value])
             return self.op("mhlo.constant", [], attr.type, {"value": attr})
         scalar = DenseIntOrFPElementsAttr.from_list(TensorType(elem, []), [value])
         c = self.op("mhlo.constant", [], scalar.type, {"value": scalar})
         dims = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
+        if DYNAMIC_INDEX not in shape:
+            # xDSL stores a splat expanded: a large one is a broadcast scalar instead
+            return self.op("mhlo.broadcast_in_dim", [c], t, {"broadcast_dimensions": dims})
         return self.op(
             "mhlo.dynamic_broadcast_in_dim",
             [c, self.shape_of(like)],

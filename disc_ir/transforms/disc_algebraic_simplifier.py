@@ -71,6 +71,7 @@ from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds
 )
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.dense_splat import first_value
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
 from disc_ir.rewriting.folding.floats import round_to
@@ -116,10 +117,9 @@ def _dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
 
 def _single_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     """The value of a splat or one-element dense attribute (signed for integers)."""
-    values = attr.get_values()
-    if not values or (len(values) != 1 and not attr.is_splat()):
+    if len(attr) == 0 or (len(attr) != 1 and not attr.is_splat()):
         return None
-    return values[0]  # type: ignore[return-value]  # a complex constant gives a pair; callers compare it or check the element type
+    return first_value(attr)  # type: ignore[return-value]  # a complex constant gives a pair; callers compare it or check the element type
 
 
 def all_elements_equal(value: SSAValue, expected: int) -> bool:

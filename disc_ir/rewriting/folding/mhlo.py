@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir.dense_splat import SPLAT_ELEMENT_LIMIT
 from disc_ir.rewriting.folding.core import FoldResult, register_folder
 from disc_ir.rewriting.folding.floats import (
     ieee_div,
@@ -162,6 +163,8 @@ def _make(type_: TensorType, values: Sequence[Scalar]) -> DenseIntOrFPElementsAt
         return None
     if len(values) > FOLD_ELEMENT_LIMIT:
         return None
+    if _numel(shape) > SPLAT_ELEMENT_LIMIT:
+        return None  # a splat this large would be stored element by element
     stored: list[int | float] = []
     if _is_int_elem(et):
         stored = [_normalize_int(int(v), et) for v in values]
