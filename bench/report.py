@@ -11,7 +11,8 @@ memory-bound graphs and the rest of the model zoo against XLA and the other
 systems, the dynamic-shape workload against jax.jit, the BERT encoder's
 compile scaling, peak RSS, the target checks, and the run's plot
 (`bench.plot`, written to `--img-dir`, default `img/` beside the page; without
-matplotlib the page says so and has no plot); then one section per GPU run.
+matplotlib the page says so and has no plot); then one section per GPU run, then the newest run of each suite kept in a folder
+of bench/results/ (`bench.suites`: artifacts, the oneDNN Graph C API, the PyTorch zoo).
 `test/unit/test_bench_report.py` checks that docs/benchmarks.md is current.
 """
 
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import suites
 from bench.compile_profile import format_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -590,6 +592,7 @@ def build_page(
         lines += ["## GPU", ""]
         for name, payload in gpu:
             lines += gpu_section(name, payload)
+    lines += suites.sections(ROOT / "bench" / "results", display_path)
     while lines and lines[-1] == "":
         lines.pop()
     return "\n".join(lines) + "\n"

@@ -6,7 +6,9 @@ dynamic batch (disc-ir: `disc_ir.torch.compile`; inductor:
 `torch.no_grad()`: after a warm-up the systems take turns call by call
 (`--repeat` calls each), and the fastest call is reported (the least
 disturbed by other load; the JSON also holds the median). Prints a table
-(milliseconds, and disc-ir's compile seconds) and writes JSON to `--out`.
+(milliseconds, and disc-ir's compile seconds) and writes JSON to `--out`
+(default `bench/results/torch_zoo/<date>-cpu-<cores>core.json`, which
+`bench.report` renders into docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", nargs="*", type=int, default=[1, 8, 64])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--no-inductor", action="store_true", help="skip torch.compile (inductor)")
-    parser.add_argument("--out", type=Path, default=None, help="write the rows as JSON here")
+    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
     args = parser.parse_args(argv)
     unknown = set(args.models) - set(torch_zoo.MODELS)
     if unknown:
@@ -107,16 +109,21 @@ def main(argv: list[str] | None = None) -> int:
             f"{row[s]:>14.3f}" if row.get(s) is not None else f"{'failed':>14}" for s in systems
         )
         print(f"{row['model']:<14}{row['batch']:>6}{cells}{row['disc_compile_s']:>16.1f}")
-    if args.out is not None:
-        record = {
-            "torch": torch.__version__,
-            "threads": torch.get_num_threads(),
-            # torch's OpenMP threads stall when other processes hold the cores: the load
-            # average tells how far to trust a run
-            "load_average": {"before": load_before, "after": load_after},
-            "rows": rows,
-        }
-        args.out.write_text(json.dumps(record, indent=2) + "\n")
+    out = args.out or (
+        Path(__file__).resolve().parent / "results" / "torch_zoo"
+        / f"{time.strftime('%Y-%m-%d')}-cpu-{os.cpu_count()}core.json"
+    )  # fmt: skip
+    record = {
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        # torch's OpenMP threads stall when other processes hold the cores: the load
+        # average tells how far to trust a run
+        "load_average": {"before": load_before, "after": load_after},
+        "rows": rows,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {out}")
     return 0
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import report
+from bench import report, suites
 
 RESULTS = sorted((report.ROOT / "bench" / "results").glob("*.json"))
 PAGE = report.ROOT / "docs" / "benchmarks.md"
@@ -24,6 +24,9 @@ def test_report_runs_on_the_kept_results(tmp_path: Path) -> None:
     assert "No plot of this run" in text
     assert "#### Dynamic shapes against jax.jit" in text
     assert "#### BERT encoder compile scaling" in text
+    for folder, (title, _render) in suites.SUITES.items():
+        if list((report.ROOT / "bench" / "results" / folder).glob("*.json")):
+            assert f"## {title}" in text
 
 
 def test_benchmarks_page_is_current() -> None:
