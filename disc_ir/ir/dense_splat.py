@@ -24,7 +24,7 @@ def first_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
         return None
     raw = attr.data.data
     size = len(raw) // count
-    return attr.get_element_type().unpack(raw[:size], 1)[0]  # type: ignore[union-attr]  # dense elements are ints, indices or floats, each with unpack
+    return attr.get_element_type().unpack(raw[:size], 1)[0]
 
 
 

@@ -119,7 +119,7 @@ def _single_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     """The value of a splat or one-element dense attribute (signed for integers)."""
     if len(attr) == 0 or (len(attr) != 1 and not attr.is_splat()):
         return None
-    return first_value(attr)  # type: ignore[return-value]  # a complex constant gives a pair; callers compare it or check the element type
+    return first_value(attr)
 
 
 def all_elements_equal(value: SSAValue, expected: int) -> bool:
