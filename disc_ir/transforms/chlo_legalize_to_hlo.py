@@ -45,10 +45,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    BFloat16Type,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -161,23 +158,6 @@ def _erfc_f32(b: MhloBuilder, x: SSAValue) -> SSAValue:
     return b.select(lt_one, small, large)
 
 
-def _with_f32(fn: Callable[[MhloBuilder, SSAValue], SSAValue]):
-    """Apply `fn` (an f32 expansion), upcasting f16 / bf16 operands."""
-
-    def apply(b: MhloBuilder, x: SSAValue) -> SSAValue | None:
-        t = x.type
-        assert isinstance(t, TensorType)
-        elem = t.get_element_type()
-        if isinstance(elem, Float32Type):
-            return fn(b, x)
-        if isinstance(elem, Float16Type | BFloat16Type):
-            wide = b.op("mhlo.convert", [x], TensorType(Float32Type(), t.get_shape()))
-            return b.op("mhlo.convert", [fn(b, wide)], t)
-        return None
-
-    return apply
-
-
 def _square(b: MhloBuilder, x: SSAValue) -> SSAValue:
     return b.binary("multiply", x, x)
 
@@ -197,9 +177,9 @@ def _inf_check(kind: str) -> Callable[[MhloBuilder, SSAValue], SSAValue]:
 
 
 _UNARY: dict[str, Callable[[MhloBuilder, SSAValue], SSAValue | None]] = {
-    "chlo.erf": _with_f32(_erf_f32),
-    "mhlo.erf": _with_f32(_erf_f32),
-    "chlo.erfc": _with_f32(_erfc_f32),
+    "chlo.erf": chlo_math.with_f32(_erf_f32),
+    "mhlo.erf": chlo_math.with_f32(_erf_f32),
+    "chlo.erfc": chlo_math.with_f32(_erfc_f32),
     "chlo.square": _square,
     "chlo.tan": _tan,
     "chlo.is_inf": _inf_check("is_inf"),
