@@ -384,8 +384,12 @@ pooled:
   store i64 %chunks, ptr %jpp
   %jt = getelementptr i64, ptr %job, i64 30
   store i64 %parts, ptr %jt
-  call void @llvm.memcpy.p0.p0.i64(ptr @disc_rt_job, ptr %job, i64 248, i1 false)
+  ; the job is written under the mutex, with its generation: a worker that woke for
+  ; the previous generation and reads the job words under the mutex must never see
+  ; this job's chunk count with the old generation (it would claim a chunk of the
+  ; finished job, run it on this job's words, and count it in this job's `done`)
   call i32 @disc_rt_libc_pthread_mutex_lock(ptr @disc_rt_mutex)
+  call void @llvm.memcpy.p0.p0.i64(ptr @disc_rt_job, ptr %job, i64 248, i1 false)
   %g = load volatile i64, ptr @disc_rt_gen
   %g1 = add i64 %g, 1
   store volatile i64 %g1, ptr @disc_rt_gen

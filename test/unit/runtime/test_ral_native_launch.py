@@ -240,3 +240,49 @@ def test_launch_in_a_forked_child():
     child.join(60)
     assert child.exitcode == 0
     assert queue.get(timeout=5) == 32
+
+
+# Launches of alternating sizes, back to back, with more pool threads than cores:
+# workers often wake for a launch that the caller has already finished alone. Such a
+# worker must not take the next launch's chunk count with the finished launch's
+# generation (it ran a stale chunk on the next launch's words and counted it there:
+# a segfault or a caller waiting forever). Run in a child so a crash or a hang is a
+# failure, not the end of the test session.
+_BACK_TO_BACK = """
+import numpy as np
+import disc_ir
+graph = '''
+func.func @main(%x: tensor<?xf32>, %n: tensor<1xi64>) -> tensor<?xf32> {
+  %0 = "mhlo.dynamic_iota"(%n) {iota_dimension = 0 : i64} : (tensor<1xi64>) -> tensor<?xf32>
+  %c0 = mhlo.constant dense<0> : tensor<1xi64>
+  %c1 = mhlo.constant dense<1> : tensor<1xi64>
+  %1 = mhlo.real_dynamic_slice %x, %c0, %n, %c1 : (tensor<?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+  %2 = mhlo.add %0, %1 : tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+'''
+exe = disc_ir.compile(graph, num_threads=8)
+x = np.linspace(-2.0, 2.0, 16, dtype=np.float32)
+lengths = [np.array([k], np.int64) for k in range(17)]
+wrong = 0
+for i in range(CALLS):
+    n = i % 17
+    (out,) = exe(x, lengths[n])
+    wrong += not np.array_equal(out, np.arange(n, dtype=np.float32) + x[:n])
+print("wrong", wrong)
+"""
+
+
+def test_back_to_back_launches_of_different_sizes():
+    import subprocess
+    import sys
+
+    script = _BACK_TO_BACK.replace("CALLS", "40000")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=240
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("launches hung (a caller waiting for chunks no thread runs)")
+    assert done.returncode == 0, f"the child ended with {done.returncode}: {done.stderr[-2000:]}"
+    assert done.stdout.split()[-2:] == ["wrong", "0"], done.stdout[-500:]
