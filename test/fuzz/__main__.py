@@ -93,6 +93,12 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
         "outcomes": dict(outcomes),
         "families": {f: dict(c) for f, c in sorted(families.items())},
         "failed_seeds": {o: [r["seed"] for r in records if r["outcome"] == o] for o in FAILURES},
+        # where the tie-break decided (see runner.judge): graphs whose disagreements with
+        # XLA were XLA's, graphs with ill-conditioned draws redrawn, graphs with a binding
+        # ill-conditioned at every draw
+        "xla_deviation_seeds": [r["seed"] for r in records if r.get("xla_deviations")],
+        "redrawn_seeds": [r["seed"] for r in records if r.get("redrawn")],
+        "unstable_seeds": [r["seed"] for r in records if r.get("unstable_bindings")],
         "refused_ops": dict(collections.Counter(r.get("op", "?") for r in records
                                                 if r["outcome"] == "refused")),
         "graphs": records,
@@ -116,6 +122,13 @@ def print_summary(summary: dict[str, Any]) -> None:
     for outcome, seeds in summary["failed_seeds"].items():
         if seeds:
             print(f"{outcome} seeds: {' '.join(map(str, seeds))}")
+    for key, what in (("xla_deviation_seeds", "disagreed with XLA, agreed with the precise evaluation"),
+                      ("redrawn_seeds", "had ill-conditioned inputs, redrawn"),
+                      ("unstable_seeds", "had a binding ill-conditioned at every draw")):
+        seeds = summary.get(key, [])
+        if seeds:
+            print(f"{len(seeds)} graphs {what}: {' '.join(map(str, seeds[:40]))}"
+                  + (" ..." if len(seeds) > 40 else ""))
     if summary["refused_ops"]:
         print("refused ops: " + ", ".join(f"{k} x{v}" for k, v in summary["refused_ops"].items()))
 

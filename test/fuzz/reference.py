@@ -1,0 +1,173 @@
+"""The fuzzer's tie-break: a graph evaluated op by op in float64, each result rounded to its type.
+
+When disc-ir and XLA disagree on an output, `precise_outputs` gives a third
+answer: every op runs eagerly (one XLA computation per op, so no fusion
+changes its rounding) on float64 copies of its float operands, and its result
+is rounded to the type the graph declares for it. That is the result of an
+implementation that computes each op exactly and rounds once, the ideal each
+real implementation approximates; reductions, cumulative windows and dots
+have no evaluation order of their own in it. A convolution's zero padding is
+materialized first, so a padding tap multiplies an infinite or NaN weight as
+the StableHLO spec says (XLA's CPU convolution skips those taps); min/max
+reductions, `cummax` and max pooling propagate NaN, as the spec's `minimum` and
+`maximum` do (XLA's CPU reductions may drop it).
+
+`is_ill_conditioned` says whether a few-ulp change of the float inputs moves
+the precise outputs beyond the comparison's tolerance: there, the rounding
+differences between any two correct implementations (a sum reassociated,
+then a `remainder`, `floor` or `sign` of it) decide the answer, and a
+disagreement says nothing about either. The runner then draws new inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .graph import Graph
+from .ops import FLOATS, OPS
+
+#: ulps of the lowest float precision in the graph that `is_ill_conditioned` moves inputs by
+PERTURB_ULPS = 4.0
+
+
+def _declared_dtype(value: dict[str, Any]) -> str:
+    return value["input"]["dtype"] if "input" in value else value["dtype"]
+
+
+def _widen(x: Any) -> Any:
+    """A float operand as float64 (exact: every f32/f16/bf16 value is a float64)."""
+    import jax.numpy as jnp
+
+    array = np.asarray(x)
+    if jnp.dtype(array.dtype).name in FLOATS:
+        return jnp.asarray(array.astype(np.float64))
+    return jnp.asarray(array)
+
+
+def _round_to(x: Any, dtype: str) -> np.ndarray:
+    """`x` rounded (to nearest, ties to even) to the declared dtype, on the host."""
+    import jax.numpy as jnp
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(x).astype(np.dtype(jnp.dtype(dtype)))
+
+
+def _conv_with_explicit_padding(params: dict[str, Any], x: Any, w: Any) -> Any:
+    """The fuzzer's convolution with its SAME padding written out as zeros."""
+    from jax import lax
+
+    from .ops import _apply_conv
+
+    if params["padding"] != "SAME":
+        return _apply_conv(params, x, w)
+    spatial = x.shape[2:]
+    window = [(k - 1) * d + 1 for k, d in zip(w.shape[2:], params["dilation"], strict=True)]
+    pads = lax.padtype_to_pads(spatial, window, params["stride"], "SAME")
+    padded = lax.pad(x, np.asarray(0, x.dtype), [(0, 0, 0), (0, 0, 0)] + [(lo, hi, 0) for lo, hi in pads])
+    return _apply_conv({**params, "padding": "VALID"}, padded, w)
+
+
+def _nan_propagating_reduce(params: dict[str, Any], x: Any) -> Any:
+    """min/max reductions as the spec's `minimum`/`maximum` (NaN in, NaN out), on the
+    host: XLA's CPU reductions drop a NaN that meets a smaller (larger) value."""
+    from .ops import _apply_reduce
+
+    if params["fn"] not in ("min", "max") or not np.issubdtype(np.asarray(x).dtype, np.floating):
+        return _apply_reduce(params, x)
+    fn = np.min if params["fn"] == "min" else np.max
+    return fn(np.asarray(x), axis=params["axis"], keepdims=params["keepdims"])
+
+
+def _nan_propagating_window(params: dict[str, Any], x: Any) -> Any:
+    """`cummax` and `maxpool` with NaN propagation (see `_nan_propagating_reduce`)."""
+    from jax import lax
+
+    from .ops import _apply_window
+
+    array = np.asarray(x)
+    kind, axis = params["kind"], params["axis"]
+    if kind not in ("cummax", "maxpool") or not np.issubdtype(array.dtype, np.floating):
+        return _apply_window(params, x)
+    if kind == "cummax":
+        return np.maximum.accumulate(array, axis=axis)
+    window, stride = params["window"], params["stride"]
+    ((lo, hi),) = lax.padtype_to_pads((array.shape[axis],), (window,), (stride,), params["padding"])
+    widths = [(0, 0)] * array.ndim
+    widths[axis] = (lo, hi)
+    padded = np.pad(array, widths, constant_values=-np.inf)
+    views = np.lib.stride_tricks.sliding_window_view(padded, window, axis=axis)
+    taken = np.take(views, np.arange(0, views.shape[axis], stride), axis=axis)
+    return np.max(taken, axis=-1)
+
+
+_PRECISE_APPLY: dict[str, Callable[..., Any]] = {
+    "conv": _conv_with_explicit_padding,
+    "reduce": _nan_propagating_reduce,
+    "window": _nan_propagating_window,
+}
+
+
+def precise_outputs(graph: Graph, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The graph's outputs with each op computed in float64 and rounded to its declared type."""
+    import jax
+
+    with jax.enable_x64(True):
+        it = iter(inputs)
+        env: list[Any] = []
+        rounded: list[np.ndarray] = []
+        for value in graph.values:
+            if "input" in value:
+                result = np.asarray(next(it))
+            else:
+                args = [env[a] for a in value["args"]]
+                apply = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)
+                result = _round_to(apply(value["params"], *args), _declared_dtype(value))
+            rounded.append(result)
+            env.append(_widen(result))
+        return [rounded[o] for o in graph.outputs]
+
+
+def perturbed(inputs: Sequence[np.ndarray], ulps_of: str, rng: np.random.Generator) -> list[np.ndarray]:
+    """The inputs with every finite float element moved by up to `PERTURB_ULPS` ulps of the
+    dtype `ulps_of` (relative), rounded back to the input's dtype."""
+    import jax.numpy as jnp
+
+    eps = float(jnp.finfo(jnp.dtype(ulps_of)).eps) * PERTURB_ULPS
+    out = []
+    for x in inputs:
+        if jnp.dtype(x.dtype).name not in FLOATS or x.size == 0:
+            out.append(x)
+            continue
+        wide = x.astype(np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            moved = wide * (1.0 + eps * rng.uniform(-1.0, 1.0, x.shape))
+        moved = np.where(np.isfinite(wide), moved, wide)
+        out.append(moved.astype(x.dtype))
+    return out
+
+
+def is_ill_conditioned(
+    graph: Graph,
+    inputs: Sequence[np.ndarray],
+    precise: Sequence[np.ndarray],
+    compare: Callable[[Any, Any, str | None], str | None],
+    low_precision: str | None,
+    seed: int,
+    tries: int = 2,
+) -> bool:
+    """True when a few-ulp move of the inputs moves some precise output beyond tolerance."""
+    names = {_declared_dtype(v) for v in graph.values}
+    ulps_of = next((n for n in ("bfloat16", "float16", "float32") if n in names), "float32")
+    rng = np.random.default_rng(seed)
+    for _ in range(tries):
+        moved = precise_outputs(graph, perturbed(inputs, ulps_of, rng))
+        for a, b in zip(moved, precise, strict=True):
+            if compare(a, b, low_precision) is not None:
+                return True
+    return False
+
+
+__all__ = ["PERTURB_ULPS", "is_ill_conditioned", "perturbed", "precise_outputs"]
