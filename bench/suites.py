@@ -9,7 +9,9 @@ suite, and `sections(root)` renders the newest run of each as Markdown:
 - `bench/results/onednn_graph/`: `python -m bench.onednn_graph` (oneDNN Graph
   JSON graphs through the C API, the Python API and numpy);
 - `bench/results/torch_zoo/`: `python -m bench.torch_zoo --out ...` (the
-  PyTorch zoo: eager, disc-ir and torch.compile's inductor).
+  PyTorch zoo: eager, disc-ir and torch.compile's inductor);
+- `bench/results/fuzz/`: `python -m test.fuzz ... --record FILE` (a differential
+  fuzzing campaign against XLA: outcomes, families, the failing seeds).
 
 Only the standard library is imported: the page is generated without torch.
 """
@@ -114,10 +116,44 @@ def torch_zoo(run: dict[str, Any]) -> list[str]:
 
 
 #: folder under bench/results -> (title, renderer)
+def fuzz(run: dict[str, Any]) -> list[str]:
+    """A differential fuzzing campaign against XLA: outcomes, op families, the tie-break's calls."""
+    ran = max(1, run["ran"])
+    last = run["seed"] + run["count"] - 1
+    lines = [
+        f"{run['ran']} random JAX graphs (seeds {run['seed']}..{last}, target {run['target']}, "
+        f"{run.get('jobs', 1)} worker(s)) in {run['seconds'] / 60:.0f} min "
+        f"({run['seconds'] / ran:.2f} s a graph per worker).",
+        "",
+    ]
+    rows = [[o, str(n), f"{100.0 * n / ran:.2f}%"] for o, n in sorted(run["outcomes"].items())]
+    lines += _table(["outcome", "graphs", "share"], rows)
+    rows = [
+        [fam, str(sum(c.values())), str(sum(v for o, v in c.items() if o not in ("match", "refused"))),
+         str(c.get("refused", 0))]
+        for fam, c in run["families"].items()
+    ]  # fmt: skip
+    lines += _table(["op family", "graphs", "not match", "refused"], rows)
+    for key, what in (
+        ("failed_seeds", None),
+        ("xla_deviation_seeds", "disagreed with XLA where disc-ir matched the float64 evaluation"),
+        ("redrawn_seeds", "had inputs redrawn (ill-conditioned: rounding decides the answer)"),
+        ("unstable_seeds", "had a binding ill-conditioned at every draw"),
+    ):
+        value = run.get(key) or {}
+        groups = value.items() if isinstance(value, dict) else [(what, value)]
+        for label, seeds in groups:
+            if seeds:
+                shown = " ".join(map(str, seeds[:30])) + (" ..." if len(seeds) > 30 else "")
+                lines += [f"- {len(seeds)} graphs {label}: {shown}"]
+    return lines + [""]
+
+
 SUITES: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
     "artifact": ("Deployable artifacts", artifact),
     "onednn_graph": ("oneDNN Graph JSON through the C API", onednn_graph),
     "torch_zoo": ("PyTorch zoo", torch_zoo),
+    "fuzz": ("Differential fuzzing against XLA", fuzz),
 }
 
 

@@ -145,11 +145,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compile-limit", type=float, default=60.0,
                         help="a compile slower than this is 'slow'")
     parser.add_argument("--no-minimize", action="store_true")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="also write the summary without per-graph records here "
+                             "(bench/results/fuzz/<date>-<machine>.json)")
     args = parser.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     summary = run_campaign(args.seed, args.count, args.out, args.target, args.jobs,
                            args.time_limit, args.compile_limit, not args.no_minimize)
     print_summary(summary)
+    if args.record is not None:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
+        compact = {k: v for k, v in summary.items() if k != "graphs"}
+        args.record.write_text(json.dumps({**compact, "jobs": args.jobs}, indent=1) + "\n")
     failed = sum(summary["outcomes"].get(o, 0) for o in ("mismatch", "crash", "invalid"))
     return 1 if failed else 0
 
