@@ -13,6 +13,7 @@ library needs this environment and libpython at run time.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import site
 import sys
@@ -25,33 +26,33 @@ LIBRARY_NAME = "libdisc_graph_compiler.so"
 MODULE_NAME = "_disc_graph_compiler"
 DEFAULT_DIR = Path(__file__).with_name("lib")
 
-#: the declarations cffi parses: the header's, without preprocessor lines
-_CDEF = """
-typedef enum {
-    dnnl_success = 0, dnnl_out_of_memory = 1, dnnl_invalid_arguments = 2,
-    dnnl_unimplemented = 3, dnnl_last_impl_reached = 4, dnnl_runtime_error = 5,
-    dnnl_not_required = 6, dnnl_invalid_graph = 7, dnnl_invalid_graph_op = 8,
-    dnnl_invalid_shape = 9, dnnl_invalid_data_type = 10
-} dnnl_status_t;
-struct dnnl_graph_compiler;
-struct dnnl_graph_compiler_executable;
-struct dnnl_graph_compiler_context {
-    uint32_t num_threads;
-    void *(*allocator)(size_t size);
-    void (*deallocator)(void *ptr);
-};
-struct dnnl_graph_compiler_tensor {
-    size_t id;
-    uint8_t ndims;
-    size_t *dims;
-    void *data;
-};
-typedef struct dnnl_graph_compiler_tensor dnnl_graph_compiler_tensor;
-struct dnnl_graph_compiler_version {
-    struct { uint8_t major; uint8_t minor; uint8_t patch; } api_version;
-    struct { uint8_t major; uint8_t minor; uint8_t patch; const char *hash; } gc_version;
-};
-"""
+def header_types(header: str) -> str:
+    """The type declarations of `header` as cffi's `cdef` takes them: comments,
+    preprocessor lines, the C++-only `extern "C"` block markers and the
+    `DNNL_API` function declarations left out; of an `#if ... #else ... #endif`,
+    the `#else` part (the header's own definitions, not oneDNN's include)."""
+    text = re.sub(r"/\*.*?\*/", "", header, flags=re.S)
+    kept: list[str] = []
+    # per open conditional: whether its current branch is kept
+    branches: list[bool] = []
+    for line in text.splitlines():
+        directive = line.strip()
+        if directive.startswith("#"):
+            word = directive[1:].split(maxsplit=1)[0] if directive[1:].strip() else ""
+            if word in ("if", "ifdef", "ifndef"):
+                # the include guard and DNNL_API's default are kept; `__cplusplus`
+                # and the oneDNN-types branch are not
+                branches.append(not ("__cplusplus" in directive or directive.startswith("#if ")))
+            elif word == "else" and branches:
+                branches[-1] = not branches[-1]
+            elif word == "endif" and branches:
+                branches.pop()
+            continue
+        if all(branches):
+            kept.append(line)
+    declarations = re.sub(r"DNNL_API[^;]*;", "", "\n".join(kept), flags=re.S)
+    return "\n".join(line for line in declarations.splitlines() if line.strip()) + "\n"
+
 
 #: the functions the embedded Python defines (disc_ir.capi.entry); the RFC's
 #: functions are C wrappers of these (`_SOURCE`). Status results are offset by
@@ -202,7 +203,7 @@ def build(out_dir: str | Path = DEFAULT_DIR, verbose: bool = False) -> Path:
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     ffi = cffi.FFI()
-    ffi.cdef(_CDEF)
+    ffi.cdef(header_types(HEADER.read_text()))
     ffi.embedding_api(_API)
     ffi.set_source(
         MODULE_NAME,
