@@ -80,6 +80,10 @@ def _llvm_type(t: Any) -> ir.Type:
         converted = convert_type(llvm.LLVMPointerType(t.addr_space))
     elif isinstance(t, llvm.LLVMArrayType):
         converted = ir.ArrayType(llvm_type(t.type), t.size.data)
+    elif isinstance(t, llvm.LLVMStructType):
+        # members converted here too: xDSL's converter knows no bf16 (a scalar
+        # bf16 result of a reduction lives in a struct of loop-carried values)
+        converted = ir.LiteralStructType([llvm_type(m) for m in t.types.data])
     else:
         converted = convert_type(t)
     if len(_LLVM_TYPES) >= _LLVM_TYPES_LIMIT:

@@ -229,6 +229,25 @@ def test_bf16_arrays_in_and_out_dynamic_batch() -> None:
         np.testing.assert_array_equal(np.asarray(got[2]), np.asarray(want[2]))
 
 
+def bf16_dot_and_scatter(x, v, idx):  # noqa: ANN001, ANN201
+    return jnp.matmul(x.astype(jnp.bfloat16), v), v.at[idx].max(v[idx])
+
+
+def test_bf16_values_carried_in_llvm_structs() -> None:
+    """bf16 scalars carried together through a loop (a struct of loop-carried
+    values in the LLVM dialect) translate to LLVM IR and compute XLA's values."""
+    v = np.array([1.5], jnp.bfloat16)
+    exe = dj.compile(
+        bf16_dot_and_scatter, _rand(2, 5, 1), v, np.zeros(3, np.int32), dynamic_axes={2: (0,)}
+    )
+    for n in (1, 4):
+        args = (_rand(2, 5, 1, seed=n), v, np.zeros(n, np.int32))
+        for got, want in zip(exe(*args), jax.jit(bf16_dot_and_scatter)(*args), strict=True):
+            np.testing.assert_allclose(
+                np.asarray(got, np.float32), np.asarray(want, np.float32), rtol=2**-7, atol=0
+            )
+
+
 def test_arguments_jax_drops_and_dtypes_jax_converts():
     """Like `jax.jit`: an argument the function does not use (jax drops it from
     the exported module) may still be passed, and float64 / int64 arrays and
