@@ -128,19 +128,18 @@ def materialize_constant(
         raise RalConstantError(
             f"const {name}: the compiled code expects rank {rank}, the constant has shape {shape}"
         )
-    stored = _dtype_of(table_dtype)
-    if stored.itemsize != element_dtype.itemsize:
-        raise RalConstantError(
-            f"const {name}: the compiled code expects {element_dtype} elements, "
-            f"the metadata file holds {table_dtype}"
-        )
+    # The table is keyed by the MD5 of the bytes: constants of other types whose
+    # bytes are the same (all-zero data, empty ones) share an entry, so the entry's
+    # dtype may differ from the one asked for; the bytes are what count.
     count = int(np.prod(shape, dtype=np.int64))
     nbytes = count * element_dtype.itemsize
     raw = np.frombuffer(bytes(data), dtype=np.uint8)
-    if raw.size < nbytes:
-        if raw.size == 0 or nbytes % raw.size:
+    if raw.size != nbytes:
+        # a splat stores one element
+        if raw.size != element_dtype.itemsize:
             raise RalConstantError(
-                f"const {name}: {raw.size} bytes of data for shape {shape} ({nbytes} bytes)"
+                f"const {name}: {raw.size} bytes of {table_dtype} data for {element_dtype} "
+                f"elements of shape {shape} ({nbytes} bytes)"
             )
-        raw = np.tile(raw, nbytes // raw.size)
-    return raw[:nbytes].copy().view(element_dtype).reshape(shape)
+        raw = np.tile(raw, count)
+    return raw.copy().view(element_dtype).reshape(shape)

@@ -66,7 +66,7 @@ def test_splat_and_errors():
         with pytest.raises(RalConstantError, match="not found in metadata file"):
             call_api(ec, const_name(1, "f32"), ec, 0, "ffff_f32_4", 0)
     with ctx.create_execution_context([]) as ec:
-        with pytest.raises(RalConstantError, match="expects f8|expects float64"):
+        with pytest.raises(RalConstantError, match="f32 data for float64 elements"):
             call_api(ec, const_name(1, "f64"), ec, 0, f"{MD5}_f64_4", 0)
 
 
@@ -95,3 +95,20 @@ def test_real_metadata_file(tmp_path):
         np.testing.assert_array_equal(numpy_view(desc), values)
         desc = call_api(ec, const_name(1, "f64"), ec, 0, splat_name, 1)
         np.testing.assert_array_equal(numpy_view(desc), np.full(4, -3.0))
+
+
+def test_constants_of_other_types_with_the_same_bytes_share_an_entry():
+    """The table is keyed by the MD5 of the bytes: an empty f32 constant finds the
+    entry an empty i1 constant made, eight zero bytes serve i8 and f32 alike."""
+    from disc_ir.runtime.memref import numpy_view
+    from disc_ir.runtime.ral_metadata import const_md5
+
+    empty, zeros = const_md5(b""), const_md5(bytes(8))
+    table = {empty: ("i1", (0, 10, 6), b""), zeros: ("i8", (8,), bytes(8))}
+    ctx = RalContext(constants=table)
+    with ctx.create_execution_context([]) as ec:
+        desc = call_api(ec, const_name(3, "f32"), ec, 0, f"{empty}_f32_0x10x6", 0)
+        assert numpy_view(desc).shape == (0, 10, 6)
+    with ctx.create_execution_context([]) as ec:
+        desc = call_api(ec, const_name(1, "f32"), ec, 0, f"{zeros}_f32_2", 0)
+        np.testing.assert_array_equal(numpy_view(desc), np.zeros(2, np.float32))
