@@ -55,6 +55,12 @@ def _round_to(x: Any, dtype: str) -> np.ndarray:
         return np.asarray(x).astype(np.dtype(jnp.dtype(dtype)))
 
 
+def _dot_from_zero_conv(params: dict[str, Any], x: Any, w: Any) -> Any:
+    """A convolution's sums start at +0 too (see `_dot_from_zero`)."""
+    out = _conv_with_explicit_padding(params, x, w)
+    return out + np.asarray(0, out.dtype)
+
+
 def _conv_with_explicit_padding(params: dict[str, Any], x: Any, w: Any) -> Any:
     """The fuzzer's convolution with its SAME padding written out as zeros."""
     from jax import lax
@@ -103,8 +109,18 @@ def _nan_propagating_window(params: dict[str, Any], x: Any) -> Any:
     return np.max(taken, axis=-1)
 
 
+def _dot_from_zero(params: dict[str, Any], x: Any, w: Any) -> Any:
+    """The fuzzer's dot as a sum that starts at +0, as the spec's `dot_general`
+    does (XLA's CPU dot starts at the first product: `-1 * 0` alone stays -0)."""
+    from .ops import _apply_dot
+
+    out = _apply_dot(params, x, w)
+    return out + np.asarray(0, out.dtype) if np.issubdtype(out.dtype, np.floating) else out
+
+
 _PRECISE_APPLY: dict[str, Callable[..., Any]] = {
-    "conv": _conv_with_explicit_padding,
+    "dot": _dot_from_zero,
+    "conv": _dot_from_zero_conv,
     "reduce": _nan_propagating_reduce,
     "window": _nan_propagating_window,
 }

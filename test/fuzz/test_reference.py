@@ -87,3 +87,11 @@ def test_judge_redraws_where_rounding_decides_the_answer():
     other_order = np.remainder(np.nextafter(total, np.float32(np.inf)), np.float32(1))
     verdict = judge(g, [x], [other_order], [exact], None, 0)
     assert verdict["verdict"] == "ill-conditioned"
+
+
+def test_dot_sums_start_at_positive_zero():
+    g = _graph([([1, 1], "float32"), ([1, 1], "float32")], [
+        {"op": "dot", "args": [0, 1], "params": {"kind": "matmul"}, "shape": [1, 1],
+         "dtype": "float32"}])
+    (out,) = precise_outputs(g, [np.array([[-1.0]], np.float32), np.array([[0.0]], np.float32)])
+    assert out[0, 0] == 0 and not np.signbit(out[0, 0])

@@ -154,9 +154,16 @@ def parallel_matmul(lhs: np.ndarray, rhs: np.ndarray, out: np.ndarray, num_threa
 
 def _matmul(lhs: np.ndarray, rhs: np.ndarray, out: np.ndarray) -> None:
     """``out[...] = lhs @ rhs`` in IEEE arithmetic without numpy's warnings (NaN and
-    inf inputs give NaN and inf results, as XLA computes them, silently)."""
+    inf inputs give NaN and inf results, as XLA computes them, silently).
+
+    A dot product is a sum that starts at +0 (StableHLO's `dot_general`): BLAS
+    starts at the first product, so a sum of products that are all -0 (one
+    product `-1 * 0`, say) would keep the sign; adding +0 gives the spec's +0
+    and changes no other value."""
     with np.errstate(all="ignore"):
         np.matmul(lhs, rhs, out=out)
+        if out.dtype.kind == "f":
+            np.add(out, 0.0, out=out)
 
 
 def _run_parts(parts: int, extent: int, run: Callable[[slice], Any]) -> None:

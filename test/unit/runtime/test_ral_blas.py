@@ -62,3 +62,12 @@ def test_blas_threads_are_restored_after_concurrent_calls():
         t.join()
     assert seen == [1, 1, 1]
     assert controls.get() == before
+
+
+def test_a_sum_of_negative_zero_products_is_positive_zero():
+    """A dot product starts at +0 (StableHLO's dot_general): -1 * 0 alone gives +0."""
+    lhs = np.array([[-1.0], [0.0]], np.float32)
+    rhs = np.array([[0.0, -0.0]], np.float32)
+    out = np.empty((2, 2), np.float32)
+    blas.parallel_matmul(lhs, rhs, out, 1)
+    assert not np.signbit(out).any()
