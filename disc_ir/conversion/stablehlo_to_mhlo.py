@@ -15,7 +15,8 @@ operands, results and regions, attributes mapped:
 
 `stablehlo.composite` has no twin in the pinned mhlo: it becomes a
 `func.call` of its `decomposition` (what a backend without the composite
-does; the inliner then inlines it). `stablehlo.optimization_barrier` is
+does; the inliner then inlines it), except the chlo ops of `KEPT_COMPOSITES`,
+kept as that op as XLA keeps them. `stablehlo.optimization_barrier` is
 replaced by its operands. An op that cannot be converted is an error naming
 it.
 """
@@ -59,12 +60,40 @@ def _where(op: Operation) -> str:
     return f" (line {loc[0]})" if loc else ""
 
 
+#: composites kept as the chlo op they name (as XLA keeps them), where disc-ir
+#: lowers that op itself: its lowering is more accurate than the decomposition
+#: jax ships (jax's `chlo.erf` decomposition reaches 1.0 four ulps early)
+KEPT_COMPOSITES = ("chlo.erf", "chlo.erfc", "chlo.erf_inv")
+
+
+def _kept_composite(op: Operation) -> Operation | None:
+    """The chlo op a `stablehlo.composite` of `KEPT_COMPOSITES` stands for, or None."""
+    from disc_ir.dialects.chlo import UNARY_OPS
+
+    name = op.attributes.get("name")
+    if not isinstance(name, builtin.StringAttr) or name.data not in KEPT_COMPOSITES:
+        return None
+    extra = op.attributes.get("composite_attributes")
+    if len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    if isinstance(extra, builtin.DictionaryAttr) and extra.data:
+        return None
+    cls = next((c for c in UNARY_OPS if c.name == name.data), None)
+    if cls is None:
+        return None
+    return cls.create(operands=[op.operands[0]], result_types=[op.results[0].type])
+
+
 def legalize_op(op: Operation, rewriter: Rewriter) -> None:
     """Replace the stablehlo op `op` by its mhlo form (raises
     DiagnosticException when it has none)."""
     from disc_ir.dialects.stablehlo import MHLO_TWIN
 
     if op.name == "stablehlo.composite":
+        kept = _kept_composite(op)
+        if kept is not None:
+            rewriter.replace_op(op, kept)
+            return
         callee = op.attributes["decomposition"]
         assert isinstance(callee, builtin.SymbolRefAttr)
         call = func.CallOp(callee, list(op.operands), [r.type for r in op.results])

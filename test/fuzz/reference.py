@@ -12,8 +12,9 @@ the StableHLO spec says (XLA's CPU convolution skips those taps); min/max
 reductions, `cummax` and max pooling propagate NaN, as the spec's `minimum` and
 `maximum` do (XLA's CPU reductions may drop it).
 
-`is_ill_conditioned` says whether a few-ulp change of the float inputs moves
-the precise outputs beyond the comparison's tolerance: there, the rounding
+`is_ill_conditioned` says whether a few-ulp change of the float inputs, or an
+ulp's difference in the result of an inexact op (a math function, a sum, a
+dot), moves the precise outputs beyond the comparison's tolerance: there, the rounding
 differences between any two correct implementations (a sum reassociated,
 then a `remainder`, `floor` or `sign` of it) decide the answer, and a
 disagreement says nothing about either. The runner then draws new inputs.
@@ -126,8 +127,44 @@ _PRECISE_APPLY: dict[str, Callable[..., Any]] = {
 }
 
 
-def precise_outputs(graph: Graph, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The graph's outputs with each op computed in float64 and rounded to its declared type."""
+#: ops whose float results an implementation may round differently (within an ulp
+#: or so: math functions, sums in another order, contractions); the others are exact
+_INEXACT_UNARY = {"exp", "expm1", "log", "log1p", "rsqrt", "tanh", "sin", "cos", "sigmoid",
+                  "erf", "gelu", "softplus", "reciprocal"}
+
+
+def _is_inexact(value: dict[str, Any]) -> bool:
+    op, params = value["op"], value["params"]
+    if op == "unary":
+        return params["fn"] in _INEXACT_UNARY
+    if op == "binary":
+        return params["fn"] in ("div", "pow", "atan2", "add", "sub", "mul")
+    if op == "reduce":
+        return params["fn"] in ("sum", "prod", "mean", "logsumexp", "softmax")
+    if op == "window":
+        return params["kind"] in ("cumsum", "cumprod", "avgpool")
+    return op in ("dot", "conv", "loop", "cond")
+
+
+def _nudged(result: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`result` with each finite element moved by -1, 0 or +1 ulp of its type."""
+    if result.dtype.kind != "f" and result.dtype.name != "bfloat16":
+        return result
+    steps = rng.integers(-1, 2, result.shape)
+    with np.errstate(over="ignore", invalid="ignore"):
+        up = np.nextafter(result, np.asarray(np.inf, result.dtype))
+        down = np.nextafter(result, np.asarray(-np.inf, result.dtype))
+    moved = np.where(steps > 0, up, np.where(steps < 0, down, result))
+    return np.where(np.isfinite(result), moved, result).astype(result.dtype)
+
+
+def precise_outputs(
+    graph: Graph, inputs: Sequence[np.ndarray], nudge: np.random.Generator | None = None
+) -> list[np.ndarray]:
+    """The graph's outputs with each op computed in float64 and rounded to its declared type.
+
+    `nudge`: move each inexact op's result by up to an ulp at random (what
+    another faithful implementation of that op may return)."""
     import jax
 
     with jax.enable_x64(True):
@@ -141,6 +178,8 @@ def precise_outputs(graph: Graph, inputs: Sequence[np.ndarray]) -> list[np.ndarr
                 args = [env[a] for a in value["args"]]
                 apply = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)
                 result = _round_to(apply(value["params"], *args), _declared_dtype(value))
+                if nudge is not None and _is_inexact(value):
+                    result = _nudged(result, nudge)
             rounded.append(result)
             env.append(_widen(result))
         return [rounded[o] for o in graph.outputs]
@@ -174,12 +213,16 @@ def is_ill_conditioned(
     seed: int,
     tries: int = 2,
 ) -> bool:
-    """True when a few-ulp move of the inputs moves some precise output beyond tolerance."""
+    """True when a few-ulp move of the inputs, or an ulp's difference in what an inexact
+    op returns, moves some precise output beyond tolerance."""
     names = {_declared_dtype(v) for v in graph.values}
     ulps_of = next((n for n in ("bfloat16", "float16", "float32") if n in names), "float32")
     rng = np.random.default_rng(seed)
-    for _ in range(tries):
-        moved = precise_outputs(graph, perturbed(inputs, ulps_of, rng))
+    for attempt in range(2 * tries):
+        if attempt % 2:
+            moved = precise_outputs(graph, inputs, nudge=rng)
+        else:
+            moved = precise_outputs(graph, perturbed(inputs, ulps_of, rng))
         for a, b in zip(moved, precise, strict=True):
             if compare(a, b, low_precision) is not None:
                 return True

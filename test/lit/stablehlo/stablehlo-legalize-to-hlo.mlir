@@ -39,6 +39,23 @@ func.func private @my.tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 // -----
 
+// A composite naming a chlo op disc-ir lowers itself stays that op (as XLA
+// keeps it); one with composite attributes is still a call.
+// CHECK-LABEL: func.func @chlo_composite
+// CHECK-NEXT: %[[E:.*]] = chlo.erf %arg0 : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]] = call @chlo.erf.impl(%[[E]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @chlo_composite(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.composite "chlo.erf" %x {decomposition = @chlo.erf.impl, version = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = stablehlo.composite "chlo.erf" %0 {composite_attributes = {mode = 1 : i32}, decomposition = @chlo.erf.impl, version = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func private @chlo.erf.impl(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.tanh %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+
 // Gather / scatter batching dimensions (StableHLO 1.x, jnp.take_along_axis
 // and vmapped gathers / scatters): one more start-index component per pair,
 // an iota along the indices' batching dim, concatenated on index_vector_dim;
