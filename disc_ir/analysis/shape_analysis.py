@@ -1097,7 +1097,12 @@ class ShapeAnalysis:
                 for a, b in ((x, y), (y, x)):
                     if a == b:
                         break
-                    if len(a.symbols) == 1 and len(b.symbols) == 1 and a.factor == b.factor:
+                    if (
+                        len(a.symbols) == 1
+                        and len(b.symbols) == 1
+                        and a.factor == b.factor
+                        and a.factor != 0  # 0 * x == 0 * y says nothing of x, y
+                    ):
                         changed |= self._uf.union(a.symbols[0], b.symbols[0])
                         break
                     if (

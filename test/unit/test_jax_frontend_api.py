@@ -282,3 +282,12 @@ def test_erf_within_three_ulps() -> None:
     want = np.array([math.erf(float(v)) for v in x])
     ulps = np.abs(got - want) / np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
     assert ulps.max() <= 3.0, f"{ulps.max():.1f} ulps at x = {x[ulps.argmax()]}"
+
+
+def test_reshape_of_zero_sized_tensor_with_dynamic_dim() -> None:
+    """(4, a, 0) @ (0, 8): the reshape to (4a, 0) before the dot has as many elements
+    as its input (none) whatever its first dim, which must stay 4a, not a."""
+    w = np.zeros((0, 8), np.float32)
+    exe = dj.compile(lambda x, v: x @ v, np.zeros((4, 3, 0), np.float32), w, dynamic_axes={0: (1,)})
+    for a in (1, 3):
+        np.testing.assert_array_equal(exe(np.zeros((4, a, 0), np.float32), w), np.zeros((4, a, 8)))
