@@ -291,3 +291,19 @@ def test_reshape_of_zero_sized_tensor_with_dynamic_dim() -> None:
     exe = dj.compile(lambda x, v: x @ v, np.zeros((4, 3, 0), np.float32), w, dynamic_axes={0: (1,)})
     for a in (1, 3):
         np.testing.assert_array_equal(exe(np.zeros((4, a, 0), np.float32), w), np.zeros((4, a, 8)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_transposed_matrix_times_vector(dtype: type) -> None:
+    """`m.T @ v` stays a dot_general of a transposed matrix and a vector (as BladeDISC's
+    dot rewriter leaves it); the CPU runtime's matrix-vector ral_gemm runs it."""
+
+    def fn(m, v):  # noqa: ANN001, ANN202
+        return m.T @ v
+
+    m0, v0 = np.ones((5, 3), dtype), np.ones(5, dtype)
+    exe = dj.compile(fn, m0, v0, dynamic_axes={0: (0,), 1: (0,)})
+    for n in (1, 7):
+        m = (np.arange(n * 3).reshape(n, 3) - 4).astype(dtype)
+        v = (np.arange(n) - 1).astype(dtype)
+        np.testing.assert_array_equal(exe(m, v), jax.jit(fn)(m, v))

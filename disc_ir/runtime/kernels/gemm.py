@@ -162,3 +162,60 @@ ral_cpu_gemm, ral_cpu_gemm_no_const_hint = register_ral_gemm(
     lambda ctx, stream, a, b, c, tp_a, tp_b: gemm(a, b, c, tp_a, tp_b, _num_threads(ctx)),
     "ral_cpu_gemm",
 )
+
+
+def gemv(a: MemRefDescriptor, b: MemRefDescriptor, c: MemRefDescriptor, tp_a: bool) -> None:
+    """``c[m] = op(a)[m, k] @ b[k]``: the matrix-vector product a `dot_general` of a
+    transposed matrix and a vector becomes (BladeDISC's dot rewriter leaves that
+    case as it is, and BladeDISC's runtime has no ``ral_gemm`` for it)."""
+    lhs = compute_view(a)
+    if tp_a:
+        lhs = lhs.T
+    rhs = compute_view(b)
+    m, k = lhs.shape
+    if rhs.shape[0] != k:
+        raise RalError(f"ral_gemm: mismatch contraction dim ({k} vs {rhs.shape[0]})")
+    if tuple(c.sizes) != (m,):
+        raise RalError(f"ral_gemm: output shape {tuple(c.sizes)} is not ({m},)")
+    with np.errstate(all="ignore"):  # NaN / inf give NaN / inf, silently
+        out = np.matmul(lhs, rhs)
+        if out.dtype.kind == "f":
+            out = out + 0.0  # a dot product sums from +0 (see kernels.blas)
+    store(c, out)
+
+
+def _register_gemv(device: str, elements: Sequence[str]) -> None:
+    """Registers the matrix-vector ``ral_gemm`` (``m2 m1 m1``) on ``device``, with
+    and without the trailing ``weight_is_const`` hint."""
+
+    def ral_cpu_gemv(
+        ctx: Ctx,
+        stream: PVoid,
+        a: MemRef[2, T],
+        b: MemRef[1, T],
+        c: MemRef[1, T],
+        tp_a: I1,
+        tp_b: I1,
+        weight_is_const: I1,
+    ) -> None:
+        """``ral_gemm___cpu___pvoid_pvoid_m2df32_m1df32_m1df32_i1_i1_i1___void`` and
+        friends: ``c = op(a) @ b``."""
+        gemv(a, b, c, bool(tp_a))
+
+    def ral_cpu_gemv_no_const_hint(
+        ctx: Ctx,
+        stream: PVoid,
+        a: MemRef[2, T],
+        b: MemRef[1, T],
+        c: MemRef[1, T],
+        tp_a: I1,
+        tp_b: I1,
+    ) -> None:
+        """``ral_gemm___cpu___pvoid_pvoid_m2df32_m1df32_m1df32_i1_i1___void`` and friends."""
+        gemv(a, b, c, bool(tp_a))
+
+    for fn in (ral_cpu_gemv, ral_cpu_gemv_no_const_hint):
+        ral_api("ral_gemm", device, T=elements)(fn)
+
+
+_register_gemv("cpu", FLOAT_ELEMENTS + INT_GEMM_ELEMENTS)
