@@ -123,7 +123,8 @@ def fuzz(run: dict[str, Any]) -> list[str]:
     lines = [
         f"{run['ran']} random JAX graphs (seeds {run['seed']}..{last}, target {run['target']}, "
         f"{run.get('jobs', 1)} worker(s)) in {run['seconds'] / 60:.0f} min "
-        f"({run['seconds'] * run.get('jobs', 1) / ran:.2f} s a graph per worker).",
+        f"({run['seconds'] * run.get('jobs', 1) / ran:.2f} s a graph per worker)"
+        + (f", disc-ir at commit {run['commit']}." if run.get("commit") else "."),
         "",
     ]
     rows = [[o, str(n), f"{100.0 * n / ran:.2f}%"] for o, n in sorted(run["outcomes"].items())]

@@ -19,6 +19,7 @@ import argparse
 import collections
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -156,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.record is not None:
         args.record.parent.mkdir(parents=True, exist_ok=True)
         compact = {k: v for k, v in summary.items() if k != "graphs"}
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=Path(__file__).resolve().parents[2])
+        if head.returncode == 0:
+            compact["commit"] = head.stdout.strip()
         args.record.write_text(json.dumps({**compact, "jobs": args.jobs}, indent=1) + "\n")
     failed = sum(summary["outcomes"].get(o, 0) for o in ("mismatch", "crash", "invalid"))
     return 1 if failed else 0
