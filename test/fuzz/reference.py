@@ -133,6 +133,26 @@ _INEXACT_UNARY = {"exp", "expm1", "log", "log1p", "rsqrt", "tanh", "sin", "cos",
                   "erf", "gelu", "softplus", "reciprocal"}
 
 
+def _staged_gelu(x: Any, dtype: str, nudge: np.random.Generator | None) -> Any:
+    """jax's tanh-form gelu as the exported graph computes it: each step rounded to `dtype`.
+
+    Evaluated whole in float64, `1 + tanh(y)` keeps digits that the graph's own `tanh`,
+    rounded to `dtype`, loses to cancellation for x below about -5 (tanh rounds to -1,
+    the result to 0); the staged form, with `tanh`'s result nudged, exposes that
+    sensitivity to `is_ill_conditioned`."""
+
+    def step(v: Any) -> Any:
+        return _widen(_round_to(v, dtype))
+
+    cube = step(step(x * x) * x)
+    inner = step(step(np.sqrt(2 / np.pi)) * step(x + step(0.044715 * cube)))
+    tanh = _round_to(np.tanh(np.asarray(inner)), dtype)
+    if nudge is not None:
+        tanh = _nudged(tanh, nudge)
+    cdf = step(0.5 * step(1.0 + _widen(tanh)))
+    return x * cdf
+
+
 def _is_inexact(value: dict[str, Any]) -> bool:
     op, params = value["op"], value["params"]
     if op == "unary":
@@ -176,8 +196,13 @@ def precise_outputs(
                 result = np.asarray(next(it))
             else:
                 args = [env[a] for a in value["args"]]
-                apply = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)
-                result = _round_to(apply(value["params"], *args), _declared_dtype(value))
+                dtype = _declared_dtype(value)
+                if value["op"] == "unary" and value["params"]["fn"] == "gelu":
+                    exact = _staged_gelu(args[0], dtype, nudge)
+                else:
+                    exact = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)(
+                        value["params"], *args)
+                result = _round_to(exact, dtype)
                 if nudge is not None and _is_inexact(value):
                     result = _nudged(result, nudge)
             rounded.append(result)

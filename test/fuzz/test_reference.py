@@ -95,3 +95,18 @@ def test_dot_sums_start_at_positive_zero():
          "dtype": "float32"}])
     (out,) = precise_outputs(g, [np.array([[-1.0]], np.float32), np.array([[0.0]], np.float32)])
     assert out[0, 0] == 0 and not np.signbit(out[0, 0])
+
+
+def test_gelu_is_evaluated_as_the_graph_computes_it():
+    # tanh-form gelu at x = -6 in f32: tanh(y) rounds to -1, so the graph's own
+    # 1 + tanh(y) is 0 (a whole-op float64 evaluation would give -6e-8); and one
+    # ulp of tanh's result makes it nonzero, which the reciprocal after it shows
+    g = _graph([([1], "float32")], [
+        {"op": "unary", "args": [0], "params": {"fn": "gelu"}, "shape": [1], "dtype": "float32"},
+        {"op": "unary", "args": [1], "params": {"fn": "reciprocal"}, "shape": [1],
+         "dtype": "float32"}])
+    x = np.array([-6.0], np.float32)
+    (out,) = precise_outputs(g, [x])
+    assert np.isneginf(out[0])
+    verdict = judge(g, [x], [np.array([-1e7], np.float32)], [out], None, 0)
+    assert verdict["verdict"] == "ill-conditioned"
