@@ -182,6 +182,9 @@ def _phases(target: str, share_fusion_lowering: bool | None = None) -> list[Phas
         "disc-mhlo-mark-shape-calc",
         f"mhlo-place-ops{{on-gpu={gpu_text}}}",
         *CLEANUP,
+        # BladeDISC's TAO_MLIR_PROMOTE_SENSITIVE_OPS, on here: f16 / bf16 sums
+        # accumulate in f32, as XLA's do (in f16 a sum of 3000 ones is 2048).
+        "disc-element-type-converter{promote-fp16-sensitive-ops-to-f32=true}",
         "disc-algebraic-simplifier",
         "disc-shape-simplifier{insert-tie-shape=true}",
         *CLEANUP,

@@ -206,28 +206,42 @@ def align(b: Builder, buffer: SSAValue, tile: int) -> None:
     b.create(AssumeAlignmentOp(buffer, max(1, width // 8) * tile))
 
 
+#: `memref.atomic_rmw` kinds of single-op reduce bodies: (float, signed, unsigned)
+_ATOMIC_KINDS: dict[str, tuple[str | None, str, str]] = {
+    "lmhlo.add": ("addf", "addi", "addi"),
+    "lmhlo.multiply": ("mulf", "muli", "muli"),
+    "lmhlo.maximum": ("maximumf", "maxs", "maxu"),
+    "lmhlo.minimum": ("minimumf", "mins", "minu"),
+    "lmhlo.and": (None, "andi", "andi"),
+    "lmhlo.or": (None, "ori", "ori"),
+}
+
+
 def atomic_kind(reduce: Operation) -> str:
     """The `memref.atomic_rmw` kind of `reduce`'s body (`getAtomicRMWKind`)."""
     calc = elemental.reduce_operator(reduce.regions[0])
     t = elemental.element_type(calc.operands[-1])
     is_float = isinstance(t, _FLOATS)
     unsigned = isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
-    kinds = {
-        "lmhlo.add": ("addf", "addi", "addi"),
-        "lmhlo.multiply": ("mulf", "muli", "muli"),
-        "lmhlo.maximum": ("maximumf", "maxs", "maxu"),
-        "lmhlo.minimum": ("minimumf", "mins", "minu"),
-    }.get(calc.name)
-    if kinds is None:
+    kinds = _ATOMIC_KINDS.get(calc.name)
+    kind = None if kinds is None else kinds[0] if is_float else kinds[2] if unsigned else kinds[1]
+    if kind is None:
         raise LoweringError(f"no atomic operation for a '{calc.name}' reduction")
-    return kinds[0] if is_float else kinds[2] if unsigned else kinds[1]
+    return kind
 
 
 def _has_atomic_kind(reduce: Operation) -> bool:
-    """Whether `reduce`'s body is a single op (what `atomic_kind` maps, or names)."""
+    """Whether `reduce`'s body is a single op that `atomic_kind` maps (an `xor`, or a
+    body of several ops, accumulates through a compare-and-swap loop instead)."""
     body = reduce.regions[0]
     computing = [op for op in body.walk() if op.name not in elemental.REDUCE_BODY_SKIP]
-    return len(computing) == 1
+    if len(computing) != 1:
+        return False
+    try:
+        atomic_kind(reduce)
+    except LoweringError:
+        return False
+    return True
 
 
 def atomic_accumulate(

@@ -185,6 +185,17 @@ PASS_TABLE: dict[str, PassInfo] = {
         'Rewrite dot to fold transpose.',
         (),
     ),
+    'disc-element-type-converter': PassInfo(
+        'disc-element-type-converter',
+        'disc_ir.transforms.disc_element_type_converter',
+        'DiscElementTypeConverterPass',
+        'Eliminates certain element types as the input or output of ops by inserting Convert ops.',
+        (
+            O('enable-fp16-gemm', 'enable_fp16_gemm', 'bool', False, 'compute f32 dot_general in f16'),
+            O('enable-fp16-conv', 'enable_fp16_conv', 'bool', False, 'compute f32 convolutions in f16'),
+            O('promote-fp16-sensitive-ops-to-f32', 'promote_fp16_sensitive_ops_to_f32', 'bool', False, 'compute f16 (and bf16) tanh, rsqrt and reduce in f32'),
+        ),
+    ),
     'disc-expand-conv-lhs-dilation': PassInfo(
         'disc-expand-conv-lhs-dilation',
         'disc_ir.transforms.disc_expand_conv_lhs_dilation',

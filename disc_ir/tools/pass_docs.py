@@ -93,6 +93,7 @@ SEED_SECTIONS: dict[str, str] = {
     "disc-remove-shape-constraint": _TENSOR_OPT,
     "disc-dot-rewriter": _TENSOR_OPT,
     "disc-algebraic-simplifier": _TENSOR_OPT,
+    "disc-element-type-converter": _TENSOR_OPT,
     "hlo-canonicalize-reduction": _TENSOR_OPT
     + " (GPU target only: rank-2 row/column reductions for the GPU fusion)",
     "disc-convert-hlo-to-std": _MISC_CONV,

@@ -87,3 +87,19 @@ def test_bf16_elementwise_reduce_select_sort(shape):
     key = np.where(bits & 0x8000, -(bits & 0x7FFF) - 1, bits)  # -NaN < -inf < -0 < +0 < +NaN
     order = np.argsort(key, axis=1, kind="stable")
     np.testing.assert_array_equal(srt, np.take_along_axis(x, order, 1))
+
+
+BF16_SUM = """
+func.func @main(%x: tensor<?x?xbf16>) -> tensor<?xbf16> {
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<bf16>
+  %0 = mhlo.reduce(%x init: %zero) applies mhlo.add across dimensions = [1] : (tensor<?x?xbf16>, tensor<bf16>) -> tensor<?xbf16>
+  return %0 : tensor<?xbf16>
+}
+"""
+
+
+def test_sum_accumulates_in_f32():
+    # XLA's answer: 3000 rounded once to bf16 (3008); a running bf16 sum of
+    # ones stops at 256
+    (out,) = run(compiled(BF16_SUM), to_bf16(np.ones((2, 3000), np.float32)))
+    assert (to_f32(out) == 3008).all()

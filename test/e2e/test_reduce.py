@@ -315,3 +315,36 @@ def test_variadic_reduce_argmax_argmin(shape):
     check(top[finite], np.nanmax(x, 1)[finite])
     col_ok = ~np.isnan(x).any(0)
     np.testing.assert_array_equal(arg_min[col_ok], np.argmin(x, 0)[col_ok].astype(np.int32))
+
+
+
+LOW_PRECISION_SUMS = """
+func.func @main(%h: tensor<?x?xf16>, %p: tensor<?x?xi1>, %i: tensor<?x?xi8>)
+    -> (tensor<?xf16>, tensor<?xi1>, tensor<?xi8>, tensor<?xi8>) {
+  %hz = mhlo.constant dense<0.000000e+00> : tensor<f16>
+  %pz = mhlo.constant dense<false> : tensor<i1>
+  %iz = mhlo.constant dense<0> : tensor<i8>
+  %ones = mhlo.constant dense<-1> : tensor<i8>
+  %0 = mhlo.reduce(%h init: %hz) applies mhlo.add across dimensions = [0] : (tensor<?x?xf16>, tensor<f16>) -> tensor<?xf16>
+  %1 = mhlo.reduce(%p init: %pz) applies mhlo.add across dimensions = [0] : (tensor<?x?xi1>, tensor<i1>) -> tensor<?xi1>
+  %2 = mhlo.reduce(%i init: %iz) applies mhlo.add across dimensions = [0] : (tensor<?x?xi8>, tensor<i8>) -> tensor<?xi8>
+  %3 = mhlo.reduce(%i init: %ones) applies mhlo.and across dimensions = [0] : (tensor<?x?xi8>, tensor<i8>) -> tensor<?xi8>
+  return %0, %1, %2, %3 : tensor<?xf16>, tensor<?xi1>, tensor<?xi8>, tensor<?xi8>
+}
+"""
+
+
+def test_low_precision_reductions_accumulate_wide():
+    # f16 sums accumulate in f32 and round once (XLA's answer; a running f16
+    # sum of ones stops at 2048); i1 sums wrap (xor), i8 sums wrap, i8 `and`
+    # is bitwise
+    exe = compiled(LOW_PRECISION_SUMS)
+    g = rng("low-precision-sums")
+    h = np.ones((3000, 3), np.float16)
+    p = g.integers(0, 2, (7, 5)).astype(np.bool_)
+    i = g.integers(-128, 128, (300, 4)).astype(np.int8)
+    hs, ps, is_, ia = run(exe, h, p, i)
+    assert (hs == np.float16(3000)).all()
+    np.testing.assert_array_equal(ps, np.logical_xor.reduce(p, axis=0))
+    np.testing.assert_array_equal(is_, i.sum(0, dtype=np.int64).astype(np.int8))
+    np.testing.assert_array_equal(ia, np.bitwise_and.reduce(i, axis=0))
