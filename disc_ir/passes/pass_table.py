@@ -193,7 +193,7 @@ PASS_TABLE: dict[str, PassInfo] = {
         (
             O('enable-fp16-gemm', 'enable_fp16_gemm', 'bool', False, 'compute f32 dot_general in f16'),
             O('enable-fp16-conv', 'enable_fp16_conv', 'bool', False, 'compute f32 convolutions in f16'),
-            O('promote-fp16-sensitive-ops-to-f32', 'promote_fp16_sensitive_ops_to_f32', 'bool', False, 'compute f16 (and bf16) tanh, rsqrt and reduce in f32'),
+            O('promote-fp16-sensitive-ops-to-f32', 'promote_fp16_sensitive_ops_to_f32', 'bool', False, 'compute f16 (and bf16) tanh, rsqrt, reduce and reduce_window in f32'),
         ),
     ),
     'disc-expand-conv-lhs-dilation': PassInfo(

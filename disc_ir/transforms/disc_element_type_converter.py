@@ -21,8 +21,9 @@ converts its results back, so the op's users see the types they had:
   or min) compute in f32. BladeDISC promotes f16 only; bf16, with three
   fewer significand bits, is promoted the same way here: a bf16 sum of 3000
   ones accumulated in bf16 stops at 256, XLA's (which accumulates in f32)
-  gives 3008. Reductions of several inputs or with a longer body are left as
-  they are (BladeDISC asserts on them).
+  gives 3008. `mhlo.reduce_window` (cumulative sums, average pooling) is
+  promoted alike, which BladeDISC does not do. Reductions of several inputs
+  or with a longer body are left as they are (BladeDISC asserts on them).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def convert_small_int_reduce(reduce: Operation) -> bool:
 
 
 def promote_sensitive_reduce(reduce: Operation) -> bool:
-    """Reduce an all-f16 (or all-bf16) one-op reduction in f32 (module doc)."""
+    """Compute an all-f16 (or all-bf16) one-op `mhlo.reduce` / `mhlo.reduce_window` in f32."""
     elements = {_element(v) for v in (*reduce.operands, *reduce.results)}
     if len(elements) != 1 or not isinstance(next(iter(elements)), _SENSITIVE_TYPES):
         return False
@@ -201,7 +202,7 @@ class DiscElementTypeConverterPass(ModulePass):
     OPTION_HELP: ClassVar[dict[str, str]] = {
         "enable-fp16-gemm": "compute f32 dot_general in f16",
         "enable-fp16-conv": "compute f32 convolutions in f16",
-        "promote-fp16-sensitive-ops-to-f32": "compute f16 (and bf16) tanh, rsqrt and reduce in f32",
+        "promote-fp16-sensitive-ops-to-f32": "compute f16 (and bf16) tanh, rsqrt, reduce and reduce_window in f32",
     }
 
     enable_fp16_gemm: bool = False
@@ -218,6 +219,8 @@ class DiscElementTypeConverterPass(ModulePass):
                     continue
                 if self.promote_fp16_sensitive_ops_to_f32:
                     promote_sensitive_reduce(target)
+            elif name == "mhlo.reduce_window" and self.promote_fp16_sensitive_ops_to_f32:
+                promote_sensitive_reduce(target)
             elif name in ("mhlo.tanh", "mhlo.rsqrt") and self.promote_fp16_sensitive_ops_to_f32:
                 compute_in(target, _SENSITIVE_TYPES, Float32Type())
             elif name == "mhlo.dot_general" and self.enable_fp16_gemm:

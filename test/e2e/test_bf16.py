@@ -103,3 +103,24 @@ def test_sum_accumulates_in_f32():
     # ones stops at 256
     (out,) = run(compiled(BF16_SUM), to_bf16(np.ones((2, 3000), np.float32)))
     assert (to_f32(out) == 3008).all()
+
+
+BF16_CUMSUM = """
+func.func @main(%x: tensor<3000xbf16>) -> tensor<3000xbf16> {
+  %zero = mhlo.constant dense<0.000000e+00> : tensor<bf16>
+  %0 = "mhlo.reduce_window"(%x, %zero) ({
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    %s = mhlo.add %a, %b : tensor<bf16>
+    mhlo.return %s : tensor<bf16>
+  }) {padding = dense<[[2999, 0]]> : tensor<1x2xi64>, window_dimensions = dense<3000> : tensor<1xi64>} : (tensor<3000xbf16>, tensor<bf16>) -> tensor<3000xbf16>
+  return %0 : tensor<3000xbf16>
+}
+"""
+
+
+def test_cumulative_sum_accumulates_in_f32():
+    # each prefix sum of ones rounded once to bf16 (XLA's answer), not a
+    # running bf16 sum stuck at 256
+    (out,) = run(compiled(BF16_CUMSUM), to_bf16(np.ones(3000, np.float32)))
+    want = to_f32(to_bf16(np.arange(1, 3001, dtype=np.float32)))
+    np.testing.assert_array_equal(to_f32(out), want)

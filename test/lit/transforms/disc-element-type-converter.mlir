@@ -134,3 +134,23 @@ func.func @not_promoted(%arg0: tensor<?xf16>, %arg1: tensor<?xi32>) -> (tensor<f
   }
   return %2#0, %2#1, %4 : tensor<f16>, tensor<i32>, tensor<f16>
 }
+
+// -----
+
+// A cumulative f16 sum (reduce_window) accumulates in f32 as well.
+// PROMOTE-LABEL: func.func @cumulative_sum
+// PROMOTE:         %[[X:.*]] = mhlo.convert %arg0 : (tensor<?xf16>) -> tensor<?xf32>
+// PROMOTE:         %[[W:.*]] = "mhlo.reduce_window"(%[[X]], %{{.*}})
+// PROMOTE:           mhlo.add %{{.*}}, %{{.*}} : tensor<f32>
+// PROMOTE:         padding = dense<{{\[\[}}2999, 0]]> : tensor<1x2xi64>
+// PROMOTE-SAME:    (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+// PROMOTE:         mhlo.convert %[[W]] : (tensor<?xf32>) -> tensor<?xf16>
+func.func @cumulative_sum(%arg0: tensor<?xf16>) -> tensor<?xf16> {
+  %0 = mhlo.constant dense<0.000000e+00> : tensor<f16>
+  %1 = "mhlo.reduce_window"(%arg0, %0) ({
+  ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+    %s = mhlo.add %a, %b : tensor<f16>
+    mhlo.return %s : tensor<f16>
+  }) {padding = dense<[[2999, 0]]> : tensor<1x2xi64>, window_dimensions = dense<3000> : tensor<1xi64>} : (tensor<?xf16>, tensor<f16>) -> tensor<?xf16>
+  return %1 : tensor<?xf16>
+}
