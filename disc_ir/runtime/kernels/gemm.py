@@ -112,6 +112,39 @@ GemmRunner = Callable[
 ]
 
 
+def _without_hint(with_hint: Callable[..., None]) -> Callable[..., None]:
+    """``with_hint`` less its trailing ``weight_is_const`` parameter (BladeDISC's
+    second ``ral_gemm`` signature), with the same ABI annotations (ral_api reads them)."""
+
+    def without_hint(*args: Any) -> None:
+        with_hint(*args, False)
+
+    signature = inspect.signature(with_hint)
+    without_hint.__signature__ = signature.replace(  # type: ignore[attr-defined]  # sets the signature inspect reports for the registry
+        parameters=list(signature.parameters.values())[:-1]
+    )
+    without_hint.__annotations__ = dict(with_hint.__annotations__)
+    return without_hint
+
+
+def _register_both(
+    with_hint: Callable[..., None], device: str, prefix: str, doc: Callable[[str], str],
+    **templates: Any,
+) -> tuple[Callable[..., None], Callable[..., None]]:
+    """Registers ``with_hint`` as ``ral_gemm`` on ``device``, and its variant without
+    the hint; named ``{prefix}`` and ``{prefix}_no_const_hint``, documented by
+    ``doc(signature tail)``."""
+    without_hint = _without_hint(with_hint)
+    for fn, name, tail in (
+        (with_hint, prefix, "i1_i1_i1"),
+        (without_hint, f"{prefix}_no_const_hint", "i1_i1"),
+    ):
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = doc(tail)
+        ral_api("ral_gemm", device, **templates)(fn)
+    return with_hint, without_hint
+
+
 def register_ral_gemm(
     device: str, elements: Sequence[str], run: GemmRunner, prefix: str
 ) -> tuple[Callable[..., None], Callable[..., None]]:
@@ -134,26 +167,12 @@ def register_ral_gemm(
     ) -> None:
         run(ctx, stream, a, b, c, tp_a, tp_b)
 
-    def without_hint(*args: Any) -> None:
-        run(*args)
-
-    # The same ABI annotations, less the trailing hint (ral_api reads them).
-    signature = inspect.signature(with_hint)
-    without_hint.__signature__ = signature.replace(  # type: ignore[attr-defined]  # sets the signature inspect reports for the registry
-        parameters=list(signature.parameters.values())[:-1]
+    return _register_both(
+        with_hint, device, prefix,
+        lambda tail: f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m2df32_m2df32_{tail}___void`` "
+        "and friends: ``c = op(a) @ op(b)``.",
+        T=elements, N=GEMM_RANKS,
     )
-    without_hint.__annotations__ = dict(with_hint.__annotations__)
-    for fn, name, tail in (
-        (with_hint, prefix, "i1_i1_i1"),
-        (without_hint, f"{prefix}_no_const_hint", "i1_i1"),
-    ):
-        fn.__name__ = fn.__qualname__ = name
-        fn.__doc__ = (
-            f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m2df32_m2df32_{tail}___void`` "
-            "and friends: ``c = op(a) @ op(b)``."
-        )
-        ral_api("ral_gemm", device, T=elements, N=GEMM_RANKS)(fn)
-    return with_hint, without_hint
 
 
 ral_cpu_gemm, ral_cpu_gemm_no_const_hint = register_ral_gemm(
@@ -188,7 +207,7 @@ def _register_gemv(device: str, elements: Sequence[str]) -> None:
     """Registers the matrix-vector ``ral_gemm`` (``m2 m1 m1``) on ``device``, with
     and without the trailing ``weight_is_const`` hint."""
 
-    def ral_cpu_gemv(
+    def with_hint(
         ctx: Ctx,
         stream: PVoid,
         a: MemRef[2, T],
@@ -198,24 +217,14 @@ def _register_gemv(device: str, elements: Sequence[str]) -> None:
         tp_b: I1,
         weight_is_const: I1,
     ) -> None:
-        """``ral_gemm___cpu___pvoid_pvoid_m2df32_m1df32_m1df32_i1_i1_i1___void`` and
-        friends: ``c = op(a) @ b``."""
         gemv(a, b, c, bool(tp_a))
 
-    def ral_cpu_gemv_no_const_hint(
-        ctx: Ctx,
-        stream: PVoid,
-        a: MemRef[2, T],
-        b: MemRef[1, T],
-        c: MemRef[1, T],
-        tp_a: I1,
-        tp_b: I1,
-    ) -> None:
-        """``ral_gemm___cpu___pvoid_pvoid_m2df32_m1df32_m1df32_i1_i1___void`` and friends."""
-        gemv(a, b, c, bool(tp_a))
-
-    for fn in (ral_cpu_gemv, ral_cpu_gemv_no_const_hint):
-        ral_api("ral_gemm", device, T=elements)(fn)
+    _register_both(
+        with_hint, device, f"ral_{device}_gemv",
+        lambda tail: f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m1df32_m1df32_{tail}___void`` "
+        "and friends: ``c = op(a) @ b``.",
+        T=elements,
+    )
 
 
 _register_gemv("cpu", FLOAT_ELEMENTS + INT_GEMM_ELEMENTS)
