@@ -107,29 +107,37 @@ def _body_op(reduce: Operation) -> Operation | None:
     return op
 
 
+def _replace_computed_in(
+    op: Operation, operands: Sequence[SSAValue], element: Attribute, regions: Sequence[Region] = ()
+) -> None:
+    """Replace `op` by a copy on `operands` whose results have element type `element`,
+    converted back to the types `op`'s results had."""
+    old_types = [r.type for r in op.results]
+    new = type(op).create(
+        operands=list(operands),
+        result_types=[_with_element(t, element) for t in old_types],
+        attributes=dict(op.attributes),
+        properties=dict(op.properties),
+        regions=list(regions),
+    )
+    new.location = op.location
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    results = []
+    for value, t in zip(new.results, old_types, strict=True):
+        assert isinstance(t, TensorType)
+        results.append(_convert(value, t.element_type, op))
+    Rewriter.replace_op(op, [], results)
+
+
 def _reduce_in(reduce: Operation, body_name: str, element: Attribute) -> None:
     """Replace `reduce` by the same reduction computed in `element` (body `body_name`)."""
-    old_types = [r.type for r in reduce.results]
     operands = [_convert(v, element, reduce) for v in reduce.operands]
     scalar = TensorType(element, [])
     block = Block(arg_types=[scalar, scalar])
     body = _op_class(body_name).create(operands=list(block.args), result_types=[scalar])
     block.add_op(body)
     block.add_op(mhlo.ReturnOp.create(operands=[body.results[0]]))
-    new = type(reduce).create(
-        operands=operands,
-        result_types=[_with_element(t, element) for t in old_types],
-        attributes=dict(reduce.attributes),
-        properties=dict(reduce.properties),
-        regions=[Region(block)],
-    )
-    new.location = reduce.location
-    Rewriter.insert_op(new, InsertPoint.before(reduce))
-    results = []
-    for value, t in zip(new.results, old_types, strict=True):
-        assert isinstance(t, TensorType)
-        results.append(_convert(value, t.element_type, reduce))
-    Rewriter.replace_op(reduce, [], results)
+    _replace_computed_in(reduce, operands, element, [Region(block)])
 
 
 def convert_small_int_reduce(reduce: Operation) -> bool:
@@ -175,21 +183,8 @@ def compute_in(op: Operation, operand_types: Sequence[type[Attribute]], element:
     checked = [*(_element(v) for v in converted), *(_element(r) for r in op.results)]
     if not checked or not all(isinstance(e, tuple(operand_types)) for e in checked):
         return False
-    old_types = [r.type for r in op.results]
     operands = [_convert(v, element, op) for v in converted] + list(op.operands)[len(converted):]
-    new = type(op).create(
-        operands=operands,
-        result_types=[_with_element(t, element) for t in old_types],
-        attributes=dict(op.attributes),
-        properties=dict(op.properties),
-    )
-    new.location = op.location
-    Rewriter.insert_op(new, InsertPoint.before(op))
-    results = []
-    for value, t in zip(new.results, old_types, strict=True):
-        assert isinstance(t, TensorType)
-        results.append(_convert(value, t.element_type, op))
-    Rewriter.replace_op(op, [], results)
+    _replace_computed_in(op, operands, element)
     return True
 
 
