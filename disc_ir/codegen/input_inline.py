@@ -38,7 +38,7 @@ of buffers no lmhlo op of the fusion writes are not searched for producers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -191,13 +191,22 @@ def check_fusible(
     producer: Operation, load: memref.LoadOp
 ) -> tuple[bool, bool, list[memref.LoadOp]]:
     """(fusible, producer removable, loads sharing `load`'s value) (`checkIfFusible`)."""
+    fusible, can_remove, same, _ = _check_fusible(producer, load)
+    return fusible, can_remove, same
+
+
+def _check_fusible(
+    producer: Operation, load: memref.LoadOp
+) -> tuple[bool, bool, list[memref.LoadOp], Operation | None]:
+    """`check_fusible`'s answer, and when not fusible, the other lmhlo op reading
+    `producer`'s output that prevents it (the answer holds while that op lives)."""
     out = _writer_facts(producer)[1]
     assert out is not None
     can_remove = True
     same: list[memref.LoadOp] = []
     for user in users_in_fusion_like(out, producer):
         if is_lmhlo_op(user) and user is not producer:
-            return False, False, []
+            return False, False, [], user
         if not isinstance(user, memref.LoadOp):
             continue
         if (
@@ -208,7 +217,7 @@ def check_fusible(
             same.append(user)
         else:
             can_remove = False
-    return True, can_remove, same
+    return True, can_remove, same, None
 
 
 def _inline_value(producer: Operation, load: memref.LoadOp) -> SSAValue:
@@ -296,6 +305,34 @@ class _InlineRun:
     loops: list[Operation] | None = None
     #: loads seen to have no producer in the fusion (steps never add a writer)
     no_producer: set[Operation] = field(default_factory=set)
+    #: each load's producer once found: it stays the only writer of the load's
+    #: buffer (steps never add a writer) until it is erased, then there is none
+    producers: dict[Operation, Operation] = field(default_factory=dict)
+    #: loads found not fusible, with the lmhlo op reading their producer's output
+    #: that made them so: lmhlo ops never change, so the answer holds while it lives
+    blocked: dict[Operation, Operation] = field(default_factory=dict)
+    #: each loop's loads in walk order, kept up to date by the steps (a step
+    #: replaces one load, and the loads reading the same element, by the ops it
+    #: emits just before that load)
+    loads: dict[Operation, list[memref.LoadOp]] = field(default_factory=dict)
+
+
+#: check every step's updated load list against a fresh walk (for tests)
+VERIFY_LOAD_LISTS = False
+
+
+def _loads_in(ops: Iterable[Operation]) -> list[memref.LoadOp]:
+    return [o for op in ops for o in op.walk() if isinstance(o, memref.LoadOp)]
+
+
+def _ops_between(first: Operation | None, block: Block, end: Operation) -> list[Operation]:
+    """The ops of `block` after `first` (from its start when None) and before `end`."""
+    cur = block.first_op if first is None else first.next_op
+    ops = []
+    while cur is not None and cur is not end:
+        ops.append(cur)
+        cur = cur.next_op
+    return ops
 
 
 def _writers_still_loaded(values: list[SSAValue], anchor: Operation, run: _InlineRun) -> bool:
@@ -316,21 +353,37 @@ def _writers_still_loaded(values: list[SSAValue], anchor: Operation, run: _Inlin
 
 
 def _process_parallel(loop: Operation, fusion_block: Block, run: _InlineRun) -> bool:
-    loads = [op for op in loop.walk() if isinstance(op, memref.LoadOp)]
-    for load in loads:
+    loads = run.loads.get(loop)
+    if loads is None:
+        loads = run.loads[loop] = _loads_in([loop])
+    for i, load in enumerate(loads):
         if load in run.no_producer:
             continue
         if root_memref(load.memref) not in run.written:
             run.no_producer.add(load)
             continue  # no lmhlo op of the fusion writes it: no producer
-        producer = fusible_producer(load)
+        producer = run.producers.get(load)
         if producer is None:
+            producer = fusible_producer(load)
+            if producer is None:
+                run.no_producer.add(load)
+                continue
+            run.producers[load] = producer
+        elif producer.parent is None:  # erased: the buffer has no writer left
             run.no_producer.add(load)
             continue
-        fusible, can_remove, same = check_fusible(producer, load)
-        if not fusible:
+        blocker = run.blocked.get(load)
+        if blocker is not None and blocker.parent is not None:
             continue
+        fusible, can_remove, same, blocker = _check_fusible(producer, load)
+        if not fusible:
+            assert blocker is not None
+            run.blocked[load] = blocker
+            continue
+        before, block = load.prev_op, load.parent_block()
+        assert block is not None
         value = _inline_value(producer, load)
+        emitted = _loads_in(_ops_between(before, block, load))
         for other in same:
             other.res.replace_all_uses_with(value)
         read = list(producer.operands[:-1])
@@ -338,6 +391,10 @@ def _process_parallel(loop: Operation, fusion_block: Block, run: _InlineRun) -> 
             _erase(producer)
         for other in same:
             _erase(other)
+        updated = [*loads[:i], *emitted, *(x for x in loads[i + 1 :] if x.parent is not None)]
+        run.loads[loop] = updated
+        if VERIFY_LOAD_LISTS:
+            assert updated == _loads_in([loop]), "load list out of date"
         # BladeDISC cleans the whole fusion after every step. Once it is
         # clean, a step can only orphan what the erased producer alone kept
         # (a producer that stays still has a load): the full clean runs

@@ -83,10 +83,69 @@ class _ForgetfulRun(inline._InlineRun):  # noqa: SLF001 - the run state under te
     def no_producer(self, value: object) -> None:
         pass
 
+    def _forget(self) -> dict:
+        return {}
 
-def test_run_facts_emit_what_fresh_lookups_do(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run lists the fusion's innermost loops once and skips the loads seen
-    without producer; the code is that of looking both up at every step."""
+    def _ignore(self, value: object) -> None:
+        pass
+
+    producers = property(_forget, _ignore)  # type: ignore[assignment]
+    blocked = property(_forget, _ignore)  # type: ignore[assignment]
+    loads = property(_forget, _ignore)  # type: ignore[assignment]
+
+
+def _edge_pad_graph(tmp_path: Path) -> Path:
+    """Edge padding of a 3x4x5 tensor as JAX writes it (slices of the first and
+    last planes, concatenated): inlining its fusion takes hundreds of steps."""
+    shape = [3, 4, 5]
+    pads = [(1, 2), (2, 1), (1, 1)]
+    final = [n + lo + hi for n, (lo, hi) in zip(shape, pads, strict=True)]
+
+    def tensor(dims: list[int]) -> str:
+        return f"tensor<{'x'.join(map(str, dims))}xf32>"
+
+    lines = [f"func.func @main(%x: {tensor(shape)}) -> {tensor(final)} {{"]
+    value = "%x"
+    for dim, (low, high) in enumerate(pads):
+        plane = [*shape]
+        plane[dim] = 1
+        edges = []
+        for side, first in (("lo", 0), ("hi", shape[dim] - 1)):
+            start = [0, 0, 0]
+            start[dim] = first
+            limit = [*shape]
+            limit[dim] = first + 1
+            lines.append(
+                f'  %{side}{dim} = "mhlo.slice"({value}) {{start_indices = dense<{start}> : '
+                f"tensor<3xi64>, limit_indices = dense<{limit}> : tensor<3xi64>, "
+                f"strides = dense<1> : tensor<3xi64>}} : ({tensor(shape)}) -> {tensor(plane)}"
+            )
+            edges.append(f"%{side}{dim}")
+        operands = [edges[0]] * low + [value] + [edges[1]] * high
+        types = [tensor(plane)] * low + [tensor(shape)] + [tensor(plane)] * high
+        shape = [*shape]
+        shape[dim] += low + high
+        lines.append(
+            f'  %cat{dim} = "mhlo.concatenate"({", ".join(operands)}) {{dimension = {dim} : i64}}'
+            f" : ({', '.join(types)}) -> {tensor(shape)}"
+        )
+        value = f"%cat{dim}"
+    lines += [f"  return {value} : {tensor(shape)}", "}"]
+    path = tmp_path / "edge_pad.mlir"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("graph", ["bert_layer_dyn", "edge_pad"])
+def test_run_facts_emit_what_fresh_lookups_do(
+    graph: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A run lists the fusion's innermost loops once, keeps each loop's loads up
+    to date, remembers each load's producer and the op that kept it from being
+    inlined, and skips the loads seen without producer; the code is that of
+    looking all of it up at every step (and every updated load list is what a
+    fresh walk finds)."""
+    monkeypatch.setattr(inline, "VERIFY_LOAD_LISTS", True)
     walks = {"n": 0}
     find_loops = inline.innermost_parallel_loops
 
@@ -95,7 +154,7 @@ def test_run_facts_emit_what_fresh_lookups_do(monkeypatch: pytest.MonkeyPatch) -
         return find_loops(root)  # type: ignore[arg-type]
 
     monkeypatch.setattr(inline, "innermost_parallel_loops", counted)
-    path = MODELS / "bert_layer_dyn.mlir"
+    path = MODELS / "bert_layer_dyn.mlir" if graph == "bert_layer_dyn" else _edge_pad_graph(tmp_path)
     remembered = _inlined_text(path, "cpu")
     remembered_walks = walks["n"]
     monkeypatch.setattr(inline, "_InlineRun", _ForgetfulRun)
