@@ -112,7 +112,9 @@ def torch_zoo(run: dict[str, Any]) -> list[str]:
     ratios = [r["disc-ir"] / r["eager"] for r in run["rows"] if r.get("disc-ir") and r.get("eager")]
     if ratios:
         lines += [f"disc-ir / eager, median over the rows: {statistics.median(ratios):.2f}x.", ""]
-    return lines + _table(["model", "batch", *(f"{s} ms" for s in systems), "disc-ir compile s"], rows)
+    return lines + _table(
+        ["model", "batch", *(f"{s} ms" for s in systems), "disc-ir compile s"], rows
+    )
 
 
 #: folder under bench/results -> (title, renderer)

@@ -26,6 +26,7 @@ LIBRARY_NAME = "libdisc_graph_compiler.so"
 MODULE_NAME = "_disc_graph_compiler"
 DEFAULT_DIR = Path(__file__).with_name("lib")
 
+
 def header_types(header: str) -> str:
     """The type declarations of `header` as cffi's `cdef` takes them: comments,
     preprocessor lines, the C++-only `extern "C"` block markers and the

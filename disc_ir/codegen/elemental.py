@@ -434,7 +434,9 @@ def _transpose(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bo
     for dim, p in enumerate(perm):
         operand_index[p] = index[dim]
     assert all(v is not None for v in operand_index), "invalid permutation"
-    return load(b, op.operands[0], cast(list[SSAValue], operand_index), cache)  # no None: asserted above
+    return load(
+        b, op.operands[0], cast(list[SSAValue], operand_index), cache
+    )  # no None: asserted above
 
 
 def _reverse(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache: bool) -> SSAValue:
@@ -862,7 +864,9 @@ def _reduce_window(b: OpBuilder, op: Operation, index: Sequence[SSAValue], cache
     return for_op.results[0]
 
 
-def splat_constant_value(op: Operation) -> int | float | tuple[int, int] | tuple[float, float] | None:
+def splat_constant_value(
+    op: Operation,
+) -> int | float | tuple[int, int] | tuple[float, float] | None:
     """The single element of a scalar / splat `lmhlo.constant`, else None."""
     value = _attr(op, "value")
     if not isinstance(value, DenseIntOrFPElementsAttr):

@@ -270,7 +270,9 @@ def tile_parallel_loop(
     tiles = [b.index(tile_sizes[i] if i < len(tile_sizes) else 1) for i in range(n)]
     new_steps = [b.muli(s, t) for s, t in zip(op.step, tiles, strict=True)]
     outer = b.create(new_parallel_loop(list(op.lowerBound), list(op.upperBound), new_steps))
-    ob = OpBuilder(InsertPoint.before(cast(Operation, outer.body.block.last_op)))  # before scf.reduce
+    ob = OpBuilder(
+        InsertPoint.before(cast(Operation, outer.body.block.last_op))
+    )  # before scf.reduce
 
     bounds: list[SSAValue] = []
     need_check = False

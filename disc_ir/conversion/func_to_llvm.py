@@ -102,7 +102,9 @@ def _convert_entry_args(
             new_arg = rewriter.replace_value_with_new_type(arg, target)
             cast = cast_value(new_arg, t, rewriter, InsertPoint.at_start(entry))
             rewriter.replace_uses_with_if(
-                new_arg, cast, lambda use, c=cast.owner: use.operation is not c  # type: ignore[misc]  # the default argument binds this cast op
+                new_arg,
+                cast,
+                lambda use, c=cast.owner: use.operation is not c,  # type: ignore[misc]  # the default argument binds this cast op
             )
         position += 1
     if [a.type for a in entry.args] != arg_types:

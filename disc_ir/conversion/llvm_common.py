@@ -245,7 +245,9 @@ def retype_block_args(block: Block, rewriter: PatternRewriter) -> None:
         cast = UnrealizedConversionCastOp.create(operands=[new_arg], result_types=[original])
         rewriter.insert(cast, InsertPoint.at_start(block))
         rewriter.replace_uses_with_if(
-            new_arg, cast.results[0], lambda use, c=cast: use.operation is not c  # type: ignore[misc]  # the default argument binds this cast op
+            new_arg,
+            cast.results[0],
+            lambda use, c=cast: use.operation is not c,  # type: ignore[misc]  # the default argument binds this cast op
         )
 
 

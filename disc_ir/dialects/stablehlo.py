@@ -377,7 +377,9 @@ class CompareSyntax(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return cast(Self, _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser)))  # mhlo's parser builds `cls`
+        return cast(
+            Self, _retag(_MHLO_PARSE[mhlo.CompareOp](cls, parser))
+        )  # mhlo's parser builds `cls`
 
     def print(self, printer: Printer) -> None:
         direction = self.attributes["comparison_direction"]

@@ -466,7 +466,9 @@ class FusionPattern:
         self._calculate_operands_and_results()
 
     @classmethod
-    def from_fusion_op(cls, fusion: Operation, shape_analysis: ShapeAnalysis | None) -> FusionPattern:
+    def from_fusion_op(
+        cls, fusion: Operation, shape_analysis: ShapeAnalysis | None
+    ) -> FusionPattern:
         """The pattern of an existing `lmhlo.fusion`, re-initialised by the
         strategy its `disc.fusion_type` / `disc.device` name (kNone without them)."""
         from disc_ir.fusion.strategies import get_fusion_strategy

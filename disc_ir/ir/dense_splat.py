@@ -27,7 +27,6 @@ def first_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     return attr.get_element_type().unpack(raw[:size], 1)[0]
 
 
-
 def is_bitwise_splat(attr: DenseIntOrFPElementsAttr) -> bool:
     """Every element of `attr` is stored with the same bits (False when empty)."""
     raw, count = attr.data.data, len(attr)

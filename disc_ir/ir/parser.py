@@ -373,7 +373,11 @@ class DiscParser(Parser):
             elif isinstance(loc, CallSiteLoc):
                 out = CallSiteLoc(resolve(loc.callee, depth + 1), resolve(loc.caller, depth + 1))
             elif isinstance(loc, FusedLoc):
-                out = FusedLoc([resolve(x, depth + 1) for x in cast(ArrayAttr, loc.locations).data], loc.metadata)  # type: ignore[arg-type]  # FusedLoc's converter takes the list
+                # FusedLoc's converter takes the list
+                out = FusedLoc(
+                    [resolve(x, depth + 1) for x in cast(ArrayAttr, loc.locations).data],  # type: ignore[arg-type]
+                    loc.metadata,
+                )
             cache[loc] = out
             return out
 

@@ -82,4 +82,6 @@ def sink_operations_into_launch(launch: LaunchOp) -> None:
         for old, new in zip(op.results, clone.results, strict=True):
             mapping[old] = new
     for outer_value, replacement in mapping.items():
-        outer_value.replace_uses_with_if(replacement, lambda use: launch.body.is_ancestor(use.operation))
+        outer_value.replace_uses_with_if(
+            replacement, lambda use: launch.body.is_ancestor(use.operation)
+        )

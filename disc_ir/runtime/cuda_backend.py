@@ -258,9 +258,7 @@ class CudaBackend(DeviceBackend):
     ) -> None:
         self._check(
             "cuLaunchKernel",
-            self.api.cuLaunchKernel(
-                function, *grid, *block, shared_mem, stream, params, None
-            ),
+            self.api.cuLaunchKernel(function, *grid, *block, shared_mem, stream, params, None),
         )
 
     def pointer_device(self, address: int) -> int | None:

@@ -152,7 +152,10 @@ def _pack_value(rtype: Any, value: Any, exec_ctx: Any, keep: list[Any]) -> list[
         if isinstance(value, np.ndarray):
             keep.append(value)
             value = MemRefDescriptor.from_array(value, rtype.element)
-        words: list[ctypes.c_uint64 | ctypes.c_int64] = [ctypes.c_uint64(value.allocated), ctypes.c_uint64(value.aligned)]
+        words: list[ctypes.c_uint64 | ctypes.c_int64] = [
+            ctypes.c_uint64(value.allocated),
+            ctypes.c_uint64(value.aligned),
+        ]
         words.append(ctypes.c_int64(value.offset))
         words += [ctypes.c_int64(s) for s in value.sizes]
         words += [ctypes.c_int64(s) for s in value.strides]

@@ -175,15 +175,19 @@ def promote_sensitive_reduce(reduce: Operation) -> bool:
     return True
 
 
-def compute_in(op: Operation, operand_types: Sequence[type[Attribute]], element: Attribute,
-               n_converted: int | None = None) -> bool:
+def compute_in(
+    op: Operation,
+    operand_types: Sequence[type[Attribute]],
+    element: Attribute,
+    n_converted: int | None = None,
+) -> bool:
     """Compute `op` in `element`: its first `n_converted` operands (all by default) converted
     when every one of them, and every result, has an element type of `operand_types`."""
     converted = list(op.operands)[: n_converted if n_converted is not None else len(op.operands)]
     checked = [*(_element(v) for v in converted), *(_element(r) for r in op.results)]
     if not checked or not all(isinstance(e, tuple(operand_types)) for e in checked):
         return False
-    operands = [_convert(v, element, op) for v in converted] + list(op.operands)[len(converted):]
+    operands = [_convert(v, element, op) for v in converted] + list(op.operands)[len(converted) :]
     _replace_computed_in(op, operands, element)
     return True
 

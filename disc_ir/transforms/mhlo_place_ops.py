@@ -420,7 +420,9 @@ class _Placer:
         bodies hold no copies."""
         operand = dst.operands[index]
         def_block = (
-            operand.block if isinstance(operand, BlockArgument) else cast(OpResult, operand).op.parent_block()
+            operand.block
+            if isinstance(operand, BlockArgument)
+            else cast(OpResult, operand).op.parent_block()
         )
         anchor = dst
         while anchor.parent_block() is not def_block and anchor.parent_op() is not None:

@@ -181,8 +181,14 @@ func.func @main(%a: tensor<?x?xi32>, %b: tensor<?x?xi32>, %c: tensor<?x?xi8>, %d
 def test_integer_dot(mkn: tuple[int, int, int]) -> None:
     m, k, n = mkn
     gen = rng("integer_dot", mkn)
-    a, b = gen.integers(-9, 10, (m, k)).astype(np.int32), gen.integers(-9, 10, (k, n)).astype(np.int32)
-    c, d = gen.integers(-100, 100, (m, k)).astype(np.int8), gen.integers(-100, 100, (k, n)).astype(np.int8)
+    a, b = (
+        gen.integers(-9, 10, (m, k)).astype(np.int32),
+        gen.integers(-9, 10, (k, n)).astype(np.int32),
+    )
+    c, d = (
+        gen.integers(-100, 100, (m, k)).astype(np.int8),
+        gen.integers(-100, 100, (k, n)).astype(np.int8),
+    )
     got_i32, got_i8 = run(compiled(INT_DOT), a, b, c, d)
     check(got_i32, a @ b)
     wrapped = (c.astype(np.int64) @ d.astype(np.int64)).astype(np.int8)  # modulo 2**8

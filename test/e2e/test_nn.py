@@ -244,8 +244,11 @@ def test_pool_window_wider_than_input(width: int) -> None:
     x = rand(rng("pool_wide", width), (2, width))
     (got,) = run(compiled(POOL_WIDE_WINDOW), x)
     out = max(0, (width - 4) // 3 + 1)
-    want = np.stack([x[:, 3 * o : 3 * o + 4].max(axis=1) for o in range(out)], axis=1) if out else (
-        np.zeros((2, 0), np.float32))
+    want = (
+        np.stack([x[:, 3 * o : 3 * o + 4].max(axis=1) for o in range(out)], axis=1)
+        if out
+        else (np.zeros((2, 0), np.float32))
+    )
     check(got, want)
 
 
@@ -270,5 +273,7 @@ def test_dynamic_conv_with_2d_padding(width: int) -> None:
     (got,) = run(compiled(DYNAMIC_CONV_2D_PADDING), x, w, np.array([[low, high]], np.int32))
     xp = np.pad(x, ((0, 0), (0, 0), (low, high)))
     out = (xp.shape[2] - 3) // 2 + 1
-    want = np.stack([np.einsum("bck,ock->bo", xp[:, :, 2 * o : 2 * o + 3], w) for o in range(out)], axis=2)
+    want = np.stack(
+        [np.einsum("bck,ock->bo", xp[:, :, 2 * o : 2 * o + 3], w) for o in range(out)], axis=2
+    )
     check(got, want, rtol=1e-5, atol=1e-5)

@@ -317,7 +317,6 @@ def test_variadic_reduce_argmax_argmin(shape):
     np.testing.assert_array_equal(arg_min[col_ok], np.argmin(x, 0)[col_ok].astype(np.int32))
 
 
-
 LOW_PRECISION_SUMS = """
 func.func @main(%h: tensor<?x?xf16>, %p: tensor<?x?xi1>, %i: tensor<?x?xi8>)
     -> (tensor<?xf16>, tensor<?xi1>, tensor<?xi8>, tensor<?xi8>) {

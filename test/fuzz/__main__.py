@@ -38,9 +38,16 @@ def _families(graph: Graph) -> set[str]:
     return {OPS[v["op"]].family for v in graph.values if "op" in v}
 
 
-def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: int = 1,
-                 time_limit: float | None = None, compile_limit: float = 60.0,
-                 do_minimize: bool = True) -> dict[str, Any]:
+def run_campaign(
+    seed: int,
+    count: int,
+    out: Path,
+    target: str = "cpu",
+    jobs: int = 1,
+    time_limit: float | None = None,
+    compile_limit: float = 60.0,
+    do_minimize: bool = True,
+) -> dict[str, Any]:
     """Evaluates graphs `seed..seed+count-1`, minimizes failures, returns the summary dict."""
     out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
@@ -60,10 +67,17 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
                     return
                 graph = generate(s)
                 result = worker.run(graph, target, compile_limit)
-                record = {"seed": s, "ops": graph.ops_used(),
-                          "families": sorted(_families(graph)), **result}
+                record = {
+                    "seed": s,
+                    "ops": graph.ops_used(),
+                    "families": sorted(_families(graph)),
+                    **result,
+                }
                 if result["outcome"] in FAILURES and result["outcome"] != "invalid" and do_minimize:
-                    def run(g: Graph, b: list[dict[str, int]] | None, d: str | None) -> dict[str, Any]:
+
+                    def run(
+                        g: Graph, b: list[dict[str, int]] | None, d: str | None
+                    ) -> dict[str, Any]:
                         return worker.run(g, target, compile_limit, b, d)
 
                     small, bindings, small_result = minimize(graph, result, run)
@@ -71,9 +85,15 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
                     record["minimized"] = small.describe()
                 with lock:
                     records.append(record)
-                    print(f"seed {s}: {result['outcome']}"
-                          + (f" ({(result.get('detail') or '').splitlines()[0][:120]})"
-                             if result["outcome"] != "match" else ""), flush=True)
+                    print(
+                        f"seed {s}: {result['outcome']}"
+                        + (
+                            f" ({(result.get('detail') or '').splitlines()[0][:120]})"
+                            if result["outcome"] != "match"
+                            else ""
+                        ),
+                        flush=True,
+                    )
         finally:
             worker.close()
 
@@ -89,7 +109,10 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
         for fam in r["families"]:
             families[fam][r["outcome"]] += 1
     summary = {
-        "seed": seed, "count": count, "ran": len(records), "target": target,
+        "seed": seed,
+        "count": count,
+        "ran": len(records),
+        "target": target,
         "seconds": round(time.monotonic() - start, 1),
         "outcomes": dict(outcomes),
         "families": {f: dict(c) for f, c in sorted(families.items())},
@@ -100,8 +123,9 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
         "xla_deviation_seeds": [r["seed"] for r in records if r.get("xla_deviations")],
         "redrawn_seeds": [r["seed"] for r in records if r.get("redrawn")],
         "unstable_seeds": [r["seed"] for r in records if r.get("unstable_bindings")],
-        "refused_ops": dict(collections.Counter(r.get("op", "?") for r in records
-                                                if r["outcome"] == "refused")),
+        "refused_ops": dict(
+            collections.Counter(r.get("op", "?") for r in records if r["outcome"] == "refused")
+        ),
         "graphs": records,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
@@ -110,8 +134,10 @@ def run_campaign(seed: int, count: int, out: Path, target: str = "cpu", jobs: in
 
 def print_summary(summary: dict[str, Any]) -> None:
     ran = summary["ran"]
-    print(f"\n{ran} graphs (seeds {summary['seed']}..{summary['seed'] + summary['count'] - 1}, "
-          f"target {summary['target']}) in {summary['seconds']} s")
+    print(
+        f"\n{ran} graphs (seeds {summary['seed']}..{summary['seed'] + summary['count'] - 1}, "
+        f"target {summary['target']}) in {summary['seconds']} s"
+    )
     print(f"{'outcome':<10}{'graphs':>8}{'share':>9}")
     for outcome in ("match", "mismatch", "crash", "refused", "slow", "invalid"):
         n = summary["outcomes"].get(outcome, 0)
@@ -123,42 +149,66 @@ def print_summary(summary: dict[str, Any]) -> None:
     for outcome, seeds in summary["failed_seeds"].items():
         if seeds:
             print(f"{outcome} seeds: {' '.join(map(str, seeds))}")
-    for key, what in (("xla_deviation_seeds", "disagreed with XLA, agreed with the precise evaluation"),
-                      ("redrawn_seeds", "had ill-conditioned inputs, redrawn"),
-                      ("unstable_seeds", "had a binding ill-conditioned at every draw")):
+    for key, what in (
+        ("xla_deviation_seeds", "disagreed with XLA, agreed with the precise evaluation"),
+        ("redrawn_seeds", "had ill-conditioned inputs, redrawn"),
+        ("unstable_seeds", "had a binding ill-conditioned at every draw"),
+    ):
         seeds = summary.get(key, [])
         if seeds:
-            print(f"{len(seeds)} graphs {what}: {' '.join(map(str, seeds[:40]))}"
-                  + (" ..." if len(seeds) > 40 else ""))
+            print(
+                f"{len(seeds)} graphs {what}: {' '.join(map(str, seeds[:40]))}"
+                + (" ..." if len(seeds) > 40 else "")
+            )
     if summary["refused_ops"]:
         print("refused ops: " + ", ".join(f"{k} x{v}" for k, v in summary["refused_ops"].items()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m test.fuzz", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m test.fuzz", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="start no new graph after this many seconds")
-    parser.add_argument("--compile-limit", type=float, default=60.0,
-                        help="a compile slower than this is 'slow'")
+    parser.add_argument(
+        "--time-limit", type=float, default=None, help="start no new graph after this many seconds"
+    )
+    parser.add_argument(
+        "--compile-limit", type=float, default=60.0, help="a compile slower than this is 'slow'"
+    )
     parser.add_argument("--no-minimize", action="store_true")
-    parser.add_argument("--record", type=Path, default=None,
-                        help="also write the summary without per-graph records here "
-                             "(bench/results/fuzz/<date>-<machine>.json)")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="also write the summary without per-graph records here "
+        "(bench/results/fuzz/<date>-<machine>.json)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
-    summary = run_campaign(args.seed, args.count, args.out, args.target, args.jobs,
-                           args.time_limit, args.compile_limit, not args.no_minimize)
+    summary = run_campaign(
+        args.seed,
+        args.count,
+        args.out,
+        args.target,
+        args.jobs,
+        args.time_limit,
+        args.compile_limit,
+        not args.no_minimize,
+    )
     print_summary(summary)
     if args.record is not None:
         args.record.parent.mkdir(parents=True, exist_ok=True)
         compact = {k: v for k, v in summary.items() if k != "graphs"}
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=Path(__file__).resolve().parents[2])
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
         if head.returncode == 0:
             compact["commit"] = head.stdout.strip()
         args.record.write_text(json.dumps({**compact, "jobs": args.jobs}, indent=1) + "\n")

@@ -47,8 +47,12 @@ class Graph:
         return [i for i, v in enumerate(self.values) if "input" in v]
 
     def symbols(self) -> list[str]:
-        used = {d for i in self.input_indices() for d in self.values[i]["input"]["shape"]
-                if isinstance(d, str)}
+        used = {
+            d
+            for i in self.input_indices()
+            for d in self.values[i]["input"]["shape"]
+            if isinstance(d, str)
+        }
         return [s for s in SYMBOLS if s in used]
 
     def ops_used(self) -> list[str]:
@@ -74,7 +78,9 @@ class Graph:
 def input_specs(graph: Graph) -> list[Any]:
     """`jax.ShapeDtypeStruct`s of the graph inputs with symbolic dims for `a`/`b`."""
     names = graph.symbols()
-    dims = dict(zip(names, jax_export.symbolic_shape(", ".join(names)), strict=True)) if names else {}
+    dims = (
+        dict(zip(names, jax_export.symbolic_shape(", ".join(names)), strict=True)) if names else {}
+    )
     return [
         jax.ShapeDtypeStruct(
             tuple(dims[d] if isinstance(d, str) else d for d in graph.values[i]["input"]["shape"]),
@@ -121,9 +127,12 @@ class _Builder:
         if any(isinstance(d, str) and d not in self.dims for d in shape_json):
             raise ValueError(f"input dims must be ints or symbols, got {shape_json}")
         self.graph.values.append({"input": {"shape": shape_json, "dtype": dtype}})
-        self.env.append(jax.ShapeDtypeStruct(
-            tuple(self.dims[d] if isinstance(d, str) else d for d in shape_json),
-            jax.numpy.dtype(dtype)))
+        self.env.append(
+            jax.ShapeDtypeStruct(
+                tuple(self.dims[d] if isinstance(d, str) else d for d in shape_json),
+                jax.numpy.dtype(dtype),
+            )
+        )
         self.pending.append(len(self.env) - 1)
         return len(self.env) - 1
 
@@ -170,7 +179,8 @@ def generate(seed: int, max_nodes: int = 10) -> Graph:
         args, params = proposal
         try:
             out = jax.eval_shape(
-                lambda *xs, _s=spec, _p=params: _s.apply(_p, *xs), *[builder.env[a] for a in args])
+                lambda *xs, _s=spec, _p=params: _s.apply(_p, *xs), *[builder.env[a] for a in args]
+            )
         except Exception:  # noqa: BLE001 - any rejection by JAX means "not a valid proposal"
             builder.rollback()
             continue
@@ -178,8 +188,15 @@ def generate(seed: int, max_nodes: int = 10) -> Graph:
             builder.rollback()
             continue
         builder.pending = []
-        graph.values.append({"op": spec.name, "args": args, "params": params,
-                             "shape": [_dim_json(d) for d in out.shape], "dtype": dtype_name(out)})
+        graph.values.append(
+            {
+                "op": spec.name,
+                "args": args,
+                "params": params,
+                "shape": [_dim_json(d) for d in out.shape],
+                "dtype": dtype_name(out),
+            }
+        )
         builder.env.append(out)
         nodes += 1
     used = {a for v in graph.values if "op" in v for a in v["args"]}

@@ -53,8 +53,11 @@ def _bypass(graph: Graph, index: int) -> Graph | None:
     if "op" not in v:
         return None
     src = graph.values[v["args"][0]]
-    shape, dtype = (src["input"]["shape"], src["input"]["dtype"]) if "input" in src else (
-        src["shape"], src["dtype"])
+    shape, dtype = (
+        (src["input"]["shape"], src["input"]["dtype"])
+        if "input" in src
+        else (src["shape"], src["dtype"])
+    )
     if [str(d) for d in shape] != [str(d) for d in v["shape"]] or dtype != v["dtype"]:
         return None
     out = graph.copy()
@@ -70,7 +73,8 @@ def _bypass(graph: Graph, index: int) -> Graph | None:
 def _graph_candidates(graph: Graph, failing_output: int | None) -> Iterator[Graph]:
     if len(graph.outputs) > 1:
         order = ([failing_output] if failing_output is not None else []) + list(
-            range(len(graph.outputs)))
+            range(len(graph.outputs))
+        )
         for k in order:
             yield prune(Graph(graph.seed, graph.values, [graph.outputs[k]]))
     for i in range(len(graph.values)):
@@ -80,8 +84,9 @@ def _graph_candidates(graph: Graph, failing_output: int | None) -> Iterator[Grap
                 yield candidate
 
 
-def minimize(graph: Graph, result: dict[str, Any], run: Run, max_steps: int = 60) -> tuple[
-        Graph, list[dict[str, int]] | None, dict[str, Any]]:
+def minimize(
+    graph: Graph, result: dict[str, Any], run: Run, max_steps: int = 60
+) -> tuple[Graph, list[dict[str, int]] | None, dict[str, Any]]:
     """The smallest graph and bindings found that fail with `result`'s signature, and its result."""
     want = signature(result)
     steps = 0
@@ -116,16 +121,23 @@ def minimize(graph: Graph, result: dict[str, Any], run: Run, max_steps: int = 60
     return graph, bindings, result
 
 
-def write_repro(out_dir: Path, graph: Graph, bindings: list[dict[str, int]] | None,
-                result: dict[str, Any], run: Run) -> Path:
+def write_repro(
+    out_dir: Path,
+    graph: Graph,
+    bindings: list[dict[str, int]] | None,
+    result: dict[str, Any],
+    run: Run,
+) -> Path:
     """Re-runs the minimized graph with `save_dir` set and writes the repro folder."""
     folder = out_dir / f"repro_seed{graph.seed}_{result['outcome']}"
     folder.mkdir(parents=True, exist_ok=True)
     final = run(graph, bindings or BINDINGS, str(folder))
     (folder / "graph.json").write_text(graph.to_json())
     detail = (final.get("detail") or result.get("detail") or "").splitlines()
-    line = (f"seed {graph.seed}: {final['outcome']} at {final.get('binding', bindings)}: "
-            f"{detail[0] if detail else ''} | {graph.describe()}")
+    line = (
+        f"seed {graph.seed}: {final['outcome']} at {final.get('binding', bindings)}: "
+        f"{detail[0] if detail else ''} | {graph.describe()}"
+    )
     (folder / "description.txt").write_text(line + "\n")
     (folder / "result.json").write_text(json.dumps(final, indent=1))
     return folder

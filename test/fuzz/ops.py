@@ -146,8 +146,14 @@ _BINARY_BOOL: dict[str, Callable[[Any, Any], Any]] = {
     "or": jnp.logical_or,
     "xor": jnp.logical_xor,
 }
-_COMPARE = {"lt": jnp.less, "le": jnp.less_equal, "eq": jnp.equal, "ne": jnp.not_equal,
-            "gt": jnp.greater, "ge": jnp.greater_equal}
+_COMPARE = {
+    "lt": jnp.less,
+    "le": jnp.less_equal,
+    "eq": jnp.equal,
+    "ne": jnp.not_equal,
+    "gt": jnp.greater,
+    "ge": jnp.greater_equal,
+}
 
 
 def _propose_unary(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
@@ -229,8 +235,11 @@ def _propose_select(rng: np.random.Generator, ctx: Context) -> tuple[list[int], 
     ax = ctx.avals()[x]
     y = _same_aval(ctx, x, rng)
     # the predicate: x compared with a threshold (or x itself when boolean), or an iota mask
-    return [x, y], {"pred": str(rng.choice(["sign", "iota"])), "k": int(rng.integers(0, 4)),
-                    "bool_x": dtype_name(ax) == "bool"}
+    return [x, y], {
+        "pred": str(rng.choice(["sign", "iota"])),
+        "k": int(rng.integers(0, 4)),
+        "bool_x": dtype_name(ax) == "bool",
+    }
 
 
 def _apply_select(p: Params, x: Any, y: Any) -> Any:
@@ -276,8 +285,19 @@ def _apply_cast(p: Params, x: Any) -> Any:
 
 # -- reductions -----------------------------------------------------------------------------
 
-_REDUCE = ("sum", "max", "min", "prod", "mean", "argmax", "argmin", "any", "all", "logsumexp",
-           "softmax")
+_REDUCE = (
+    "sum",
+    "max",
+    "min",
+    "prod",
+    "mean",
+    "argmax",
+    "argmin",
+    "any",
+    "all",
+    "logsumexp",
+    "softmax",
+)
 
 
 def _propose_reduce(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
@@ -374,7 +394,12 @@ def _propose_slice(rng: np.random.Generator, ctx: Context) -> tuple[list[int], P
     if _static(d):
         start = int(rng.integers(0, max(d, 1)))
         stop = int(rng.integers(start, d + 1))
-        return [x], {"axis": axis, "start": start, "stop": stop, "step": int(rng.choice([1, 1, 2, 3]))}
+        return [x], {
+            "axis": axis,
+            "start": start,
+            "stop": stop,
+            "step": int(rng.choice([1, 1, 2, 3])),
+        }
     # a dynamic axis: drop a static count from either end, or stride over all of it
     kind = str(rng.choice(["head", "tail", "stride", "reverse"]))
     return [x], {"axis": axis, "kind": kind, "step": int(rng.choice([2, 3]))}
@@ -401,8 +426,10 @@ def _propose_pad(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Par
     if x is None:
         return None
     ndim = ctx.avals()[x].ndim
-    config = [[int(rng.integers(-1, 3)), int(rng.integers(-1, 3)), int(rng.integers(0, 2))]
-              for _ in range(ndim)]
+    config = [
+        [int(rng.integers(-1, 3)), int(rng.integers(-1, 3)), int(rng.integers(0, 2))]
+        for _ in range(ndim)
+    ]
     return [x], {"config": config, "value": float(rng.choice([0.0, 1.0, -2.0]))}
 
 
@@ -461,7 +488,9 @@ def _propose_gather(rng: np.random.Generator, ctx: Context) -> tuple[list[int], 
         return None
     axis = int(rng.integers(0, ctx.avals()[x].ndim))
     return [x, _index_input(rng, ctx)], {
-        "axis": axis, "mode": str(rng.choice(["clip", "fill", "getitem"]))}
+        "axis": axis,
+        "mode": str(rng.choice(["clip", "fill", "getitem"])),
+    }
 
 
 def _apply_gather(p: Params, x: Any, idx: Any) -> Any:
@@ -476,7 +505,8 @@ def _propose_scatter(rng: np.random.Generator, ctx: Context) -> tuple[list[int],
         return None
     return [x, _index_input(rng, ctx)], {
         "kind": str(rng.choice(["set", "add", "max", "mul"])),
-        "update": str(rng.choice(["scalar", "gathered"]))}
+        "update": str(rng.choice(["scalar", "gathered"])),
+    }
 
 
 def _apply_scatter(p: Params, x: Any, idx: Any) -> Any:
@@ -491,14 +521,21 @@ def _apply_scatter(p: Params, x: Any, idx: Any) -> Any:
 
 
 def _propose_dot(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
-    x = _pick(rng, ctx, lambda a: 1 <= a.ndim <= 3 and dtype_name(a) in ("float32", "int32", "float16", "bfloat16"))
+    x = _pick(
+        rng,
+        ctx,
+        lambda a: 1 <= a.ndim <= 3 and dtype_name(a) in ("float32", "int32", "float16", "bfloat16"),
+    )
     if x is None:
         return None
     ax = ctx.avals()[x]
     k = ax.shape[-1]
     n = int(rng.choice([1, 3, 8])) if rng.random() < 0.7 else None
-    kind = str(rng.choice(["matmul", "einsum_t", "batched"])) if ax.ndim == 3 else str(
-        rng.choice(["matmul", "einsum_t"]))
+    kind = (
+        str(rng.choice(["matmul", "einsum_t", "batched"]))
+        if ax.ndim == 3
+        else str(rng.choice(["matmul", "einsum_t"]))
+    )
     if kind == "batched":
         w = ctx.new_input((ax.shape[0], k, n or 4), dtype_name(ax))
     elif kind == "einsum_t":
@@ -517,7 +554,9 @@ def _apply_dot(p: Params, x: Any, w: Any) -> Any:
 
 
 def _propose_conv(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
-    x = _pick(rng, ctx, lambda a: a.ndim in (3, 4) and dtype_name(a) == "float32" and _static(a.shape[1]))
+    x = _pick(
+        rng, ctx, lambda a: a.ndim in (3, 4) and dtype_name(a) == "float32" and _static(a.shape[1])
+    )
     if x is None:
         if rng.random() < 0.5:
             return None
@@ -545,8 +584,13 @@ def _propose_conv(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Pa
 
 def _apply_conv(p: Params, x: Any, w: Any) -> Any:
     return lax.conv_general_dilated(
-        x, w, window_strides=p["stride"], padding=p["padding"], rhs_dilation=p["dilation"],
-        feature_group_count=p["groups"])
+        x,
+        w,
+        window_strides=p["stride"],
+        padding=p["padding"],
+        rhs_dilation=p["dilation"],
+        feature_group_count=p["groups"],
+    )
 
 
 # -- sort, windows, control flow -----------------------------------------------------------
@@ -556,8 +600,10 @@ def _propose_sort(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Pa
     x = _pick(rng, ctx, lambda a: a.ndim >= 1 and dtype_name(a) != "bool")
     if x is None:
         return None
-    return [x], {"axis": int(rng.integers(0, ctx.avals()[x].ndim)),
-                 "kind": str(rng.choice(["sort", "argsort", "desc"]))}
+    return [x], {
+        "axis": int(rng.integers(0, ctx.avals()[x].ndim)),
+        "kind": str(rng.choice(["sort", "argsort", "desc"])),
+    }
 
 
 def _apply_sort(p: Params, x: Any) -> Any:
@@ -578,8 +624,13 @@ def _propose_window(rng: np.random.Generator, ctx: Context) -> tuple[list[int], 
     if kind.endswith("pool") and not _static(ax.shape[axis]):
         # disc-ir takes a pooling window along a dynamic axis only for cumulative windows
         kind = "cumsum"
-    return [x], {"kind": kind, "axis": axis, "window": int(rng.integers(1, 4)),
-                 "stride": int(rng.integers(1, 3)), "padding": str(rng.choice(["SAME", "VALID"]))}
+    return [x], {
+        "kind": kind,
+        "axis": axis,
+        "window": int(rng.integers(1, 4)),
+        "stride": int(rng.integers(1, 3)),
+        "padding": str(rng.choice(["SAME", "VALID"])),
+    }
 
 
 def _apply_window(p: Params, x: Any) -> Any:
@@ -594,7 +645,9 @@ def _apply_window(p: Params, x: Any) -> Any:
     strides = [1] * x.ndim
     dims[axis], strides[axis] = p["window"], p["stride"]
     if kind == "maxpool":
-        init = jnp.asarray(-jnp.inf if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min, x.dtype)
+        init = jnp.asarray(
+            -jnp.inf if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min, x.dtype
+        )
         return lax.reduce_window(x, init, lax.max, dims, strides, p["padding"])
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise ValueError("avgpool is for floats")
@@ -618,15 +671,20 @@ def _apply_loop(p: Params, x: Any, y: Any) -> Any:
 
 def _propose_cond(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
     # disc-ir takes conditionals with statically shaped results only
-    x = _pick(rng, ctx, lambda a: dtype_name(a) == "float32" and a.ndim >= 1
-              and all(_static(d) for d in a.shape))
+    x = _pick(
+        rng,
+        ctx,
+        lambda a: dtype_name(a) == "float32" and a.ndim >= 1 and all(_static(d) for d in a.shape),
+    )
     if x is None:
         return None
     return [x], {"threshold": float(rng.choice([0.0, 1.0, -1.0]))}
 
 
 def _apply_cond(p: Params, x: Any) -> Any:
-    return lax.cond(jnp.sum(x) > p["threshold"], lambda v: jnp.exp(-v * v), lambda v: v * 2.0 - 1.0, x)
+    return lax.cond(
+        jnp.sum(x) > p["threshold"], lambda v: jnp.exp(-v * v), lambda v: v * 2.0 - 1.0, x
+    )
 
 
 OPS: dict[str, OpSpec] = {
@@ -659,8 +717,26 @@ OPS: dict[str, OpSpec] = {
 
 #: relative frequency of each op in a random graph
 WEIGHTS: dict[str, float] = {
-    "unary": 4, "binary": 4, "clip": 1, "compare": 1.5, "select": 1.5, "cast": 2.5, "reduce": 3,
-    "reshape": 2, "transpose": 1.5, "broadcast": 1, "slice": 2, "pad": 1.5, "concat": 1.5,
-    "iota_mask": 1, "gather": 2, "scatter": 2, "dot": 2, "conv": 1, "sort": 1.5, "window": 2,
-    "loop": 0.7, "cond": 0.7,
+    "unary": 4,
+    "binary": 4,
+    "clip": 1,
+    "compare": 1.5,
+    "select": 1.5,
+    "cast": 2.5,
+    "reduce": 3,
+    "reshape": 2,
+    "transpose": 1.5,
+    "broadcast": 1,
+    "slice": 2,
+    "pad": 1.5,
+    "concat": 1.5,
+    "iota_mask": 1,
+    "gather": 2,
+    "scatter": 2,
+    "dot": 2,
+    "conv": 1,
+    "sort": 1.5,
+    "window": 2,
+    "loop": 0.7,
+    "cond": 0.7,
 }

@@ -73,7 +73,9 @@ def _conv_with_explicit_padding(params: dict[str, Any], x: Any, w: Any) -> Any:
     spatial = x.shape[2:]
     window = [(k - 1) * d + 1 for k, d in zip(w.shape[2:], params["dilation"], strict=True)]
     pads = lax.padtype_to_pads(spatial, window, params["stride"], "SAME")
-    padded = lax.pad(x, np.asarray(0, x.dtype), [(0, 0, 0), (0, 0, 0)] + [(lo, hi, 0) for lo, hi in pads])
+    padded = lax.pad(
+        x, np.asarray(0, x.dtype), [(0, 0, 0), (0, 0, 0)] + [(lo, hi, 0) for lo, hi in pads]
+    )
     return _apply_conv({**params, "padding": "VALID"}, padded, w)
 
 
@@ -129,8 +131,21 @@ _PRECISE_APPLY: dict[str, Callable[..., Any]] = {
 
 #: ops whose float results an implementation may round differently (within an ulp
 #: or so: math functions, sums in another order, contractions); the others are exact
-_INEXACT_UNARY = {"exp", "expm1", "log", "log1p", "rsqrt", "tanh", "sin", "cos", "sigmoid",
-                  "erf", "gelu", "softplus", "reciprocal"}
+_INEXACT_UNARY = {
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "rsqrt",
+    "tanh",
+    "sin",
+    "cos",
+    "sigmoid",
+    "erf",
+    "gelu",
+    "softplus",
+    "reciprocal",
+}
 
 
 def _staged_gelu(x: Any, dtype: str, nudge: np.random.Generator | None) -> Any:
@@ -201,7 +216,8 @@ def precise_outputs(
                     exact = _staged_gelu(args[0], dtype, nudge)
                 else:
                     exact = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)(
-                        value["params"], *args)
+                        value["params"], *args
+                    )
                 result = _round_to(exact, dtype)
                 if nudge is not None and _is_inexact(value):
                     result = _nudged(result, nudge)
@@ -210,7 +226,9 @@ def precise_outputs(
         return [rounded[o] for o in graph.outputs]
 
 
-def perturbed(inputs: Sequence[np.ndarray], ulps_of: str, rng: np.random.Generator) -> list[np.ndarray]:
+def perturbed(
+    inputs: Sequence[np.ndarray], ulps_of: str, rng: np.random.Generator
+) -> list[np.ndarray]:
     """The inputs with every finite float element moved by up to `PERTURB_ULPS` ulps of the
     dtype `ulps_of` (relative), rounded back to the input's dtype."""
     import jax.numpy as jnp

@@ -156,8 +156,10 @@ def _compare_floats(g: np.ndarray, w: np.ndarray, name: str) -> str | None:
     bad = finite & (err > eps * np.abs(w) + eps * scale)
     if bad.any():
         pos = tuple(int(i) for i in np.argwhere(bad)[0])
-        return (f"{int(bad.sum())} of {bad.size} beyond rtol=atol/scale={eps:.2g} (scale {scale:.3g}), "
-                f"e.g. at {pos}: {g[pos]!r} vs {w[pos]!r}")
+        return (
+            f"{int(bad.sum())} of {bad.size} beyond rtol=atol/scale={eps:.2g} (scale {scale:.3g}), "
+            f"e.g. at {pos}: {g[pos]!r} vs {w[pos]!r}"
+        )
     return None
 
 
@@ -203,13 +205,21 @@ def evaluate(
     try:
         executable = disc_ir.compile(text, target=target)
     except CompileError as exc:
-        return {"outcome": "refused", "detail": str(exc)[:500], "op": _refused_op(str(exc)),
-                "compile_s": time.monotonic() - start}
+        return {
+            "outcome": "refused",
+            "detail": str(exc)[:500],
+            "op": _refused_op(str(exc)),
+            "compile_s": time.monotonic() - start,
+        }
     except Exception as exc:  # noqa: BLE001 - any other compile failure is a crash
         _save(save_dir, text, None)
-        return {"outcome": "crash", "stage": "compile", "kind": type(exc).__name__,
-                "detail": f"{type(exc).__name__}: {exc}"[:500] + "\n" + traceback.format_exc()[-1500:],
-                "compile_s": time.monotonic() - start}
+        return {
+            "outcome": "crash",
+            "stage": "compile",
+            "kind": type(exc).__name__,
+            "detail": f"{type(exc).__name__}: {exc}"[:500] + "\n" + traceback.format_exc()[-1500:],
+            "compile_s": time.monotonic() - start,
+        }
     compile_s = time.monotonic() - start
     exe = dj.JaxExecutable(exported, text, executable)
     reference = jax.jit(fn)
@@ -233,9 +243,14 @@ def evaluate(
                     if not _export_runs(exported, inputs):
                         break  # the binding is outside the exported module's domain
                     _save(save_dir, text, inputs)
-                    return {"outcome": "crash", "stage": "run", "kind": type(exc).__name__,
-                            "binding": binding, "compile_s": compile_s,
-                            "detail": f"{type(exc).__name__}: {exc}"[:500]}
+                    return {
+                        "outcome": "crash",
+                        "stage": "run",
+                        "kind": type(exc).__name__,
+                        "binding": binding,
+                        "compile_s": compile_s,
+                        "detail": f"{type(exc).__name__}: {exc}"[:500],
+                    }
                 stage("tie-break")
                 verdict = judge(graph, inputs, got, want, low, base_seed + attempt)
                 if verdict["verdict"] == "ill-conditioned":
@@ -246,10 +261,16 @@ def evaluate(
                 elif verdict["verdict"] == "mismatch":
                     _save(save_dir, text, inputs)
                     k = verdict["output"]
-                    return {"outcome": "mismatch", "output": k, "binding": binding,
-                            "compile_s": compile_s, "detail": verdict["detail"],
-                            "precise": verdict.get("precise"),
-                            "dtype": str(np.asarray(want[k]).dtype), "shape": list(np.shape(want[k]))}
+                    return {
+                        "outcome": "mismatch",
+                        "output": k,
+                        "binding": binding,
+                        "compile_s": compile_s,
+                        "detail": verdict["detail"],
+                        "precise": verdict.get("precise"),
+                        "dtype": str(np.asarray(want[k]).dtype),
+                        "shape": list(np.shape(want[k])),
+                    }
                 break
             else:
                 # every draw was ill-conditioned: this binding compared nothing
@@ -262,8 +283,9 @@ def evaluate(
     return result
 
 
-def judge(graph: Graph, inputs: list[np.ndarray], got: Any, want: Any, low: str | None,
-          seed: int) -> dict[str, Any]:
+def judge(
+    graph: Graph, inputs: list[np.ndarray], got: Any, want: Any, low: str | None, seed: int
+) -> dict[str, Any]:
     """The verdict on one run: `agree`, or where disc-ir and XLA differ, the tie-break's.
 
     `xla-deviation`: disc-ir matches the precise evaluation (`reference.py`)
@@ -281,8 +303,11 @@ def judge(graph: Graph, inputs: list[np.ndarray], got: Any, want: Any, low: str 
         precise = precise_outputs(graph, inputs)
     except Exception as exc:  # noqa: BLE001 - no tie-break: the XLA comparison stands
         k, detail = diffs[0]
-        return {"verdict": "mismatch", "output": k,
-                "detail": f"{detail} (no precise evaluation: {type(exc).__name__}: {exc})"[:700]}
+        return {
+            "verdict": "mismatch",
+            "output": k,
+            "detail": f"{detail} (no precise evaluation: {type(exc).__name__}: {exc})"[:700],
+        }
     deviations = []
     for k, detail in diffs:
         against_precise = compare(got[k], precise[k], low)
@@ -291,8 +316,12 @@ def judge(graph: Graph, inputs: list[np.ndarray], got: Any, want: Any, low: str 
             continue
         if is_ill_conditioned(graph, inputs, precise, compare, low, seed):
             return {"verdict": "ill-conditioned", "output": k, "detail": detail}
-        return {"verdict": "mismatch", "output": k, "detail": detail,
-                "precise": f"disc-ir against the precise evaluation: {against_precise}"}
+        return {
+            "verdict": "mismatch",
+            "output": k,
+            "detail": detail,
+            "precise": f"disc-ir against the precise evaluation: {against_precise}",
+        }
     return {"verdict": "xla-deviation", "outputs": deviations}
 
 
@@ -335,8 +364,14 @@ class Worker:
             root = Path(__file__).resolve().parents[2]
             env = dict(os.environ, JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "test.fuzz.runner"], cwd=root, env=env, text=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                [sys.executable, "-m", "test.fuzz.runner"],
+                cwd=root,
+                env=env,
+                text=True,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
             lines = self._lines
             stdout = self._proc.stdout
             assert stdout is not None
@@ -349,8 +384,14 @@ class Worker:
             threading.Thread(target=pump, daemon=True).start()
         return self._proc
 
-    def run(self, graph: Graph, target: str, time_limit: float,
-            bindings: list[dict[str, int]] | None = None, save_dir: str | None = None) -> dict[str, Any]:
+    def run(
+        self,
+        graph: Graph,
+        target: str,
+        time_limit: float,
+        bindings: list[dict[str, int]] | None = None,
+        save_dir: str | None = None,
+    ) -> dict[str, Any]:
         """`run_once`; a hang inside XLA (stage `reference`) is retried once in a fresh child.
 
         Such a hang is the reference's, not disc-ir's (XLA's compile blocked in
@@ -361,17 +402,27 @@ class Worker:
             result = self.run_once(graph, target, time_limit, bindings, save_dir)
         return result
 
-    def run_once(self, graph: Graph, target: str, time_limit: float,
-                 bindings: list[dict[str, int]] | None = None,
-                 save_dir: str | None = None) -> dict[str, Any]:
+    def run_once(
+        self,
+        graph: Graph,
+        target: str,
+        time_limit: float,
+        bindings: list[dict[str, int]] | None = None,
+        save_dir: str | None = None,
+    ) -> dict[str, Any]:
         """`evaluate` in the child; `crash` if it dies, `slow` if no answer within 2*limit+60 s.
 
         A `slow` result names the `stage` the child was in (see `evaluate`);
         `reference` means XLA's own compile or run of the graph never returned.
         """
         proc = self._start()
-        job = {"graph": graph.to_json(), "target": target, "time_limit": time_limit,
-               "bindings": bindings, "save_dir": save_dir}
+        job = {
+            "graph": graph.to_json(),
+            "target": target,
+            "time_limit": time_limit,
+            "bindings": bindings,
+            "save_dir": save_dir,
+        }
         assert proc.stdin is not None
         try:
             proc.stdin.write(json.dumps(job) + "\n")
@@ -385,13 +436,20 @@ class Worker:
                 line = self._lines.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
                 self.close()
-                return {"outcome": "slow", "stage": current,
-                        "detail": f"no answer in {2 * time_limit + 60:.0f} s (in stage {current})"}
+                return {
+                    "outcome": "slow",
+                    "stage": current,
+                    "detail": f"no answer in {2 * time_limit + 60:.0f} s (in stage {current})",
+                }
             if line is None:
                 code = proc.wait()
                 self._proc = None
-                return {"outcome": "crash", "stage": "process", "kind": f"exit {code}",
-                        "detail": f"worker process died with exit status {code}"}
+                return {
+                    "outcome": "crash",
+                    "stage": "process",
+                    "kind": f"exit {code}",
+                    "detail": f"worker process died with exit status {code}",
+                }
             start = line.find('{"stage"')
             if start >= 0:
                 current = json.loads(line[start:])["stage"]
@@ -423,11 +481,21 @@ def _serve() -> None:
     for line in sys.stdin:
         job = json.loads(line)
         try:
-            result = evaluate(Graph.from_json(job["graph"]), job["target"], job["time_limit"],
-                              job["bindings"], job["save_dir"], report_stage)
+            result = evaluate(
+                Graph.from_json(job["graph"]),
+                job["target"],
+                job["time_limit"],
+                job["bindings"],
+                job["save_dir"],
+                report_stage,
+            )
         except Exception as exc:  # noqa: BLE001 - a fuzzer bug must not look like a dead worker
-            result = {"outcome": "crash", "stage": "harness", "kind": type(exc).__name__,
-                      "detail": traceback.format_exc()[-1500:]}
+            result = {
+                "outcome": "crash",
+                "stage": "harness",
+                "kind": type(exc).__name__,
+                "detail": traceback.format_exc()[-1500:],
+            }
         out.write(json.dumps(result) + "\n")
         out.flush()
 

@@ -29,4 +29,5 @@ def test_random_graph_matches_xla(worker: Worker, seed: int) -> None:
     graph = generate(seed)
     result = worker.run(graph, "cpu", 60.0)
     assert result["outcome"] in ("match", "refused"), (
-        f"seed {seed}: {result['outcome']}: {result.get('detail')}\n{graph.describe()}")
+        f"seed {seed}: {result['outcome']}: {result.get('detail')}\n{graph.describe()}"
+    )

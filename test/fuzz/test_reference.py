@@ -22,28 +22,54 @@ def _graph(inputs: list[tuple[list[int], str]], ops: list[dict[str, Any]]) -> Gr
 
 def test_f16_sum_is_the_exact_sum_rounded_once():
     # 2048 + 1 + 1 in f16: left to right gives 2048 (each +1 is a tie to even), exactly 2050
-    g = _graph([([3], "float16")], [
-        {"op": "reduce", "args": [0], "params": {"fn": "sum", "axis": 0, "keepdims": False},
-         "shape": [], "dtype": "float16"}])
+    g = _graph(
+        [([3], "float16")],
+        [
+            {
+                "op": "reduce",
+                "args": [0],
+                "params": {"fn": "sum", "axis": 0, "keepdims": False},
+                "shape": [],
+                "dtype": "float16",
+            }
+        ],
+    )
     (out,) = precise_outputs(g, [np.array([2048, 1, 1], np.float16)])
     assert out.dtype == np.float16 and float(out) == 2050.0
 
 
 def test_min_and_max_reductions_propagate_nan():
     for fn in ("min", "max"):
-        g = _graph([([4], "float32")], [
-            {"op": "reduce", "args": [0], "params": {"fn": fn, "axis": 0, "keepdims": False},
-             "shape": [], "dtype": "float32"}])
+        g = _graph(
+            [([4], "float32")],
+            [
+                {
+                    "op": "reduce",
+                    "args": [0],
+                    "params": {"fn": fn, "axis": 0, "keepdims": False},
+                    "shape": [],
+                    "dtype": "float32",
+                }
+            ],
+        )
         (out,) = precise_outputs(g, [np.array([1.0, np.nan, -np.inf, np.inf], np.float32)])
         assert np.isnan(out)
 
 
 def test_convolution_padding_multiplies_infinite_weights():
     # SAME padding of a width-3 window: the first output's left tap is padding x inf = NaN
-    g = _graph([([1, 1, 4], "float32"), ([1, 1, 3], "float32")], [
-        {"op": "conv", "args": [0, 1],
-         "params": {"stride": [1], "padding": "SAME", "dilation": [1], "groups": 1},
-         "shape": [1, 1, 4], "dtype": "float32"}])
+    g = _graph(
+        [([1, 1, 4], "float32"), ([1, 1, 3], "float32")],
+        [
+            {
+                "op": "conv",
+                "args": [0, 1],
+                "params": {"stride": [1], "padding": "SAME", "dilation": [1], "groups": 1},
+                "shape": [1, 1, 4],
+                "dtype": "float32",
+            }
+        ],
+    )
     x = np.ones((1, 1, 4), np.float32)
     w = np.array([[[np.inf, 1.0, 1.0]]], np.float32)
     (out,) = precise_outputs(g, [x, w])
@@ -51,8 +77,15 @@ def test_convolution_padding_multiplies_infinite_weights():
 
 
 def _sum_graph(then: dict[str, Any] | None = None) -> Graph:
-    ops = [{"op": "reduce", "args": [0], "params": {"fn": "sum", "axis": 0, "keepdims": False},
-            "shape": [], "dtype": "float32"}]
+    ops = [
+        {
+            "op": "reduce",
+            "args": [0],
+            "params": {"fn": "sum", "axis": 0, "keepdims": False},
+            "shape": [],
+            "dtype": "float32",
+        }
+    ]
     if then is not None:
         ops.append({**then, "args": [1], "shape": [], "dtype": "float32"})
     return _graph([([64], "float32")], ops)
@@ -78,8 +111,9 @@ def test_judge_calls_a_wrong_answer_at_well_conditioned_inputs_a_mismatch():
 def test_judge_redraws_where_rounding_decides_the_answer():
     # remainder(sum, 1): the sum's last bit, which two correct orders may round
     # differently, moves the answer by an ulp of the sum, far beyond tolerance
-    g = _sum_graph({"op": "binary", "params": {"fn": "remainder", "scalar": 1.0,
-                                               "scalar_left": False}})
+    g = _sum_graph(
+        {"op": "binary", "params": {"fn": "remainder", "scalar": 1.0, "scalar_left": False}}
+    )
     x = (np.random.default_rng(1).standard_normal(64) * 100).astype(np.float32)
     total = np.float32(np.sum(x.astype(np.float64)))
     (exact,) = precise_outputs(g, [x])
@@ -90,9 +124,18 @@ def test_judge_redraws_where_rounding_decides_the_answer():
 
 
 def test_dot_sums_start_at_positive_zero():
-    g = _graph([([1, 1], "float32"), ([1, 1], "float32")], [
-        {"op": "dot", "args": [0, 1], "params": {"kind": "matmul"}, "shape": [1, 1],
-         "dtype": "float32"}])
+    g = _graph(
+        [([1, 1], "float32"), ([1, 1], "float32")],
+        [
+            {
+                "op": "dot",
+                "args": [0, 1],
+                "params": {"kind": "matmul"},
+                "shape": [1, 1],
+                "dtype": "float32",
+            }
+        ],
+    )
     (out,) = precise_outputs(g, [np.array([[-1.0]], np.float32), np.array([[0.0]], np.float32)])
     assert out[0, 0] == 0 and not np.signbit(out[0, 0])
 
@@ -101,10 +144,25 @@ def test_gelu_is_evaluated_as_the_graph_computes_it():
     # tanh-form gelu at x = -6 in f32: tanh(y) rounds to -1, so the graph's own
     # 1 + tanh(y) is 0 (a whole-op float64 evaluation would give -6e-8); and one
     # ulp of tanh's result makes it nonzero, which the reciprocal after it shows
-    g = _graph([([1], "float32")], [
-        {"op": "unary", "args": [0], "params": {"fn": "gelu"}, "shape": [1], "dtype": "float32"},
-        {"op": "unary", "args": [1], "params": {"fn": "reciprocal"}, "shape": [1],
-         "dtype": "float32"}])
+    g = _graph(
+        [([1], "float32")],
+        [
+            {
+                "op": "unary",
+                "args": [0],
+                "params": {"fn": "gelu"},
+                "shape": [1],
+                "dtype": "float32",
+            },
+            {
+                "op": "unary",
+                "args": [1],
+                "params": {"fn": "reciprocal"},
+                "shape": [1],
+                "dtype": "float32",
+            },
+        ],
+    )
     x = np.array([-6.0], np.float32)
     (out,) = precise_outputs(g, [x])
     assert np.isneginf(out[0])

@@ -154,7 +154,9 @@ def test_run_facts_emit_what_fresh_lookups_do(
         return find_loops(root)  # type: ignore[arg-type]
 
     monkeypatch.setattr(inline, "innermost_parallel_loops", counted)
-    path = MODELS / "bert_layer_dyn.mlir" if graph == "bert_layer_dyn" else _edge_pad_graph(tmp_path)
+    path = (
+        MODELS / "bert_layer_dyn.mlir" if graph == "bert_layer_dyn" else _edge_pad_graph(tmp_path)
+    )
     remembered = _inlined_text(path, "cpu")
     remembered_walks = walks["n"]
     monkeypatch.setattr(inline, "_InlineRun", _ForgetfulRun)

@@ -59,7 +59,9 @@ def make_int_attr(value: int, type_: Attribute) -> IntegerAttr:
     """
     width = int_width(type_)
     assert width is not None, f"not an integer type: {type_}"
-    return IntegerAttr(to_signed(value, width), cast(IntegerType | IndexType, type_))  # width: an integer type
+    return IntegerAttr(
+        to_signed(value, width), cast(IntegerType | IndexType, type_)
+    )  # width: an integer type
 
 
 def int_value(attr: Attribute) -> tuple[int, int] | None:

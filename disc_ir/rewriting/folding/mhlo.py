@@ -254,12 +254,8 @@ _BINARY: dict[str, BinFn] = {
     "mhlo.multiply": lambda a, b, et: a * b,
     "mhlo.divide": _div,
     "mhlo.remainder": _rem,
-    "mhlo.maximum": lambda a, b, et: (
-        _float_max(a, b) if isinstance(a, float) else max(a, b)
-    ),
-    "mhlo.minimum": lambda a, b, et: (
-        _float_min(a, b) if isinstance(a, float) else min(a, b)
-    ),
+    "mhlo.maximum": lambda a, b, et: _float_max(a, b) if isinstance(a, float) else max(a, b),
+    "mhlo.minimum": lambda a, b, et: _float_min(a, b) if isinstance(a, float) else min(a, b),
     "mhlo.and": _int_only(lambda a, b: a & b),
     "mhlo.or": _int_only(lambda a, b: a | b),
     "mhlo.xor": _int_only(lambda a, b: a ^ b),

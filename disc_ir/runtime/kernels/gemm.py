@@ -128,7 +128,10 @@ def _without_hint(with_hint: Callable[..., None]) -> Callable[..., None]:
 
 
 def _register_both(
-    with_hint: Callable[..., None], device: str, prefix: str, doc: Callable[[str], str],
+    with_hint: Callable[..., None],
+    device: str,
+    prefix: str,
+    doc: Callable[[str], str],
     **templates: Any,
 ) -> tuple[Callable[..., None], Callable[..., None]]:
     """Registers ``with_hint`` as ``ral_gemm`` on ``device``, and its variant without
@@ -168,10 +171,15 @@ def register_ral_gemm(
         run(ctx, stream, a, b, c, tp_a, tp_b)
 
     return _register_both(
-        with_hint, device, prefix,
-        lambda tail: f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m2df32_m2df32_{tail}___void`` "
-        "and friends: ``c = op(a) @ op(b)``.",
-        T=elements, N=GEMM_RANKS,
+        with_hint,
+        device,
+        prefix,
+        lambda tail: (
+            f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m2df32_m2df32_{tail}___void`` "
+            "and friends: ``c = op(a) @ op(b)``."
+        ),
+        T=elements,
+        N=GEMM_RANKS,
     )
 
 
@@ -220,9 +228,13 @@ def _register_gemv(device: str, elements: Sequence[str]) -> None:
         gemv(a, b, c, bool(tp_a))
 
     _register_both(
-        with_hint, device, f"ral_{device}_gemv",
-        lambda tail: f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m1df32_m1df32_{tail}___void`` "
-        "and friends: ``c = op(a) @ b``.",
+        with_hint,
+        device,
+        f"ral_{device}_gemv",
+        lambda tail: (
+            f"``ral_gemm___{device}___pvoid_pvoid_m2df32_m1df32_m1df32_{tail}___void`` "
+            "and friends: ``c = op(a) @ b``."
+        ),
         T=elements,
     )
 
