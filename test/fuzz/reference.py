@@ -168,6 +168,59 @@ def _staged_gelu(x: Any, dtype: str, nudge: np.random.Generator | None) -> Any:
     return x * cdf
 
 
+def _is_float_product(value: dict[str, Any]) -> bool:
+    """A product of many floats (`prod`, `cumprod`): an intermediate product may
+    overflow in one evaluation order and not in another (and times 0 give NaN)."""
+    op, params = value["op"], value["params"]
+    product = (op == "reduce" and params["fn"] == "prod") or (
+        op == "window" and params["kind"] == "cumprod"
+    )
+    return product and _declared_dtype(value) in FLOATS
+
+
+def _ordered_product(value: dict[str, Any], x: Any, order: tuple[str, bool]) -> Any:
+    """`value`'s product computed one factor at a time in dtype `order[0]` (`declared`:
+    the value's own), over the reduced axis forwards or (`order[1]`) backwards."""
+    import jax.numpy as jnp
+
+    params = value["params"]
+    axis = params["axis"]
+    dtype, backwards = order
+    if dtype == "declared":
+        dtype = _declared_dtype(value)
+    acc = np.asarray(x).astype(np.dtype(jnp.dtype(dtype)))
+    n = acc.shape[axis]
+    with np.errstate(over="ignore", invalid="ignore"):
+        if value["op"] == "reduce":
+            factors = np.flip(acc, axis) if backwards else acc
+            total = np.multiply.reduce(factors, axis=axis, keepdims=params["keepdims"])
+            return _widen(total)
+        if not backwards:
+            return _widen(np.multiply.accumulate(acc, axis=axis))
+        out = np.empty_like(acc)
+        for i in range(n):
+            prefix = np.take(acc, range(i + 1), axis=axis)
+            np.put_along_axis(
+                out,
+                np.full([*acc.shape[:axis], 1, *acc.shape[axis + 1 :]], i),
+                np.multiply.reduce(np.flip(prefix, axis), axis=axis, keepdims=True),
+                axis,
+            )
+        return _widen(out)
+
+
+#: the orders `is_ill_conditioned` also tries for float products: accumulated in
+#: float32 (disc-ir's accumulator for f16 / bf16 products) or in the declared type
+#: (what the spec's reduction computes; XLA's CPU scans of f16 overflow so), forwards
+#: and backwards
+PRODUCT_ORDERS: tuple[tuple[str, bool], ...] = (
+    ("float32", False),
+    ("float32", True),
+    ("declared", False),
+    ("declared", True),
+)
+
+
 def _is_inexact(value: dict[str, Any]) -> bool:
     op, params = value["op"], value["params"]
     if op == "unary":
@@ -194,12 +247,16 @@ def _nudged(result: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def precise_outputs(
-    graph: Graph, inputs: Sequence[np.ndarray], nudge: np.random.Generator | None = None
+    graph: Graph,
+    inputs: Sequence[np.ndarray],
+    nudge: np.random.Generator | None = None,
+    product_order: tuple[str, bool] | None = None,
 ) -> list[np.ndarray]:
     """The graph's outputs with each op computed in float64 and rounded to its declared type.
 
     `nudge`: move each inexact op's result by up to an ulp at random (what
-    another faithful implementation of that op may return)."""
+    another faithful implementation of that op may return). `product_order`:
+    compute float products one factor at a time in that order (`_ordered_product`)."""
     import jax
 
     with jax.enable_x64(True):
@@ -214,6 +271,8 @@ def precise_outputs(
                 dtype = _declared_dtype(value)
                 if value["op"] == "unary" and value["params"]["fn"] == "gelu":
                     exact = _staged_gelu(args[0], dtype, nudge)
+                elif product_order is not None and _is_float_product(value):
+                    exact = _ordered_product(value, args[0], product_order)
                 else:
                     exact = _PRECISE_APPLY.get(value["op"], OPS[value["op"]].apply)(
                         value["params"], *args
@@ -256,8 +315,15 @@ def is_ill_conditioned(
     seed: int,
     tries: int = 2,
 ) -> bool:
-    """True when a few-ulp move of the inputs, or an ulp's difference in what an inexact
-    op returns, moves some precise output beyond tolerance."""
+    """True when a few-ulp move of the inputs, an ulp's difference in what an inexact
+    op returns, or another order of a float product's factors (`PRODUCT_ORDERS`)
+    moves some precise output beyond tolerance."""
+    if any("op" in v and _is_float_product(v) for v in graph.values):
+        for order in PRODUCT_ORDERS:
+            moved = precise_outputs(graph, inputs, product_order=order)
+            for a, b in zip(moved, precise, strict=True):
+                if compare(a, b, low_precision) is not None:
+                    return True
     names = {_declared_dtype(v) for v in graph.values}
     ulps_of = next((n for n in ("bfloat16", "float16", "float32") if n in names), "float32")
     rng = np.random.default_rng(seed)

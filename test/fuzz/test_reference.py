@@ -168,3 +168,27 @@ def test_gelu_is_evaluated_as_the_graph_computes_it():
     assert np.isneginf(out[0])
     verdict = judge(g, [x], [np.array([-1e7], np.float32)], [out], None, 0)
     assert verdict["verdict"] == "ill-conditioned"
+
+
+def test_judge_calls_a_product_that_overflows_in_some_order_ill_conditioned():
+    # cumprod of [300, 300, 0] in f16: accumulated in f16, 300 * 300 overflows and
+    # inf * 0 gives NaN; in float32 (or exactly) the last prefix product is 0
+    g = _graph(
+        [([3], "float16")],
+        [
+            {
+                "op": "window",
+                "args": [0],
+                "params": {"kind": "cumprod", "axis": 0, "padding": "SAME", "stride": 1,
+                           "window": 3},
+                "shape": [3],
+                "dtype": "float16",
+            }
+        ],
+    )  # fmt: skip
+    x = np.array([300, 300, 0], np.float16)
+    (exact,) = precise_outputs(g, [x])
+    assert exact[2] == 0
+    in_f16 = np.array([300, np.inf, np.nan], np.float16)
+    verdict = judge(g, [x], [in_f16], [exact], "float16", 0)
+    assert verdict["verdict"] == "ill-conditioned"
