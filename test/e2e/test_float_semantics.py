@@ -408,3 +408,29 @@ def test_cumulative_reductions_along_dynamic_axes() -> None:
             x = rand(rng("cumulative", name, shape), shape, low=-1.0, high=1.0)
             # cumsum / cumlogsumexp add up to 129 terms in another order
             check(np.asarray(exe(x)), np.asarray(fn(x)), rtol=1e-5, atol=1e-5)
+
+
+def test_cumulative_reductions_along_long_dynamic_axes() -> None:
+    """A cumulative reduction along a dynamic axis of 150,000 elements (and
+    lengths at block edges) runs in memory linear in the axis: a scan over an
+    N x N broadcast would allocate 180 GB here."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    import disc_ir.jax as dj
+
+    cases = {
+        "cumsum_i32": (lambda v: jnp.cumsum(v, axis=1), np.int32),
+        "cumsum1_reversed": (lambda v: jax.lax.cumsum(v, axis=1, reverse=True), np.float32),
+        "cummax0": (lambda v: jax.lax.cummax(v, axis=0), np.float32),
+        "cummin1_reversed": (lambda v: jax.lax.cummin(v, axis=1, reverse=True), np.float32),
+    }
+    for name, (fn, dtype) in cases.items():
+        exe = dj.compile(fn, np.zeros((2, 3, 2), dtype), dynamic_axes={0: (0, 1)})
+        for shape in [(1, 150_000, 2), (150_000, 1, 2), (3, 16_385, 2), (2, 128, 2), (129, 2, 2)]:
+            g = rng("cumulative-long", name, shape)
+            if dtype == np.int32:
+                x = g.integers(-(2**31), 2**31 - 1, shape, dtype=np.int32)  # wraps
+                np.testing.assert_array_equal(np.asarray(exe(x)), np.asarray(fn(x)))
+            else:
+                x = rand(g, shape, low=-1.0, high=1.0)
+                check(np.asarray(exe(x)), np.asarray(fn(x)), rtol=1e-5, atol=5e-4)

@@ -277,7 +277,7 @@ func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {{
 """
 
 
-def test_cumulative_dynamic_reduce_window_is_a_masked_reduce():
+def test_cumulative_dynamic_reduce_window_is_a_blocked_scan():
     """A cumulative `@stablehlo.dynamic_reduce_window` (window N, padding N - 1
     before the axis: jax's cumsum along a dynamic axis) compiles and runs;
     its window and padding are checked at run time."""
