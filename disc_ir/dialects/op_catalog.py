@@ -67,7 +67,9 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("stablehlo.broadcast", _C),
     OpSupport("stablehlo.broadcast_in_dim", _C),
     OpSupport(
-        "stablehlo.case", _C, "statically shaped results: every branch is computed, then selected"
+        "stablehlo.case",
+        _C,
+        "every branch is computed, then selected (results of one shape in all branches)",
     ),
     OpSupport("stablehlo.cbrt", _C),
     OpSupport("stablehlo.ceil", _C),
@@ -111,7 +113,9 @@ OPS: tuple[OpSupport, ...] = (
     OpSupport("stablehlo.get_dimension_size", _C),
     OpSupport("stablehlo.get_tuple_element", _C, "of a custom_call's tuple result"),
     OpSupport(
-        "stablehlo.if", _C, "statically shaped results: both branches are computed, then selected"
+        "stablehlo.if",
+        _C,
+        "both branches are computed, then selected (results of one shape in both)",
     ),
     OpSupport("stablehlo.imag", _R, _COMPLEX),
     OpSupport("stablehlo.infeed", _R, _TOKEN),

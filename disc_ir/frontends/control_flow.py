@@ -14,18 +14,22 @@ pipeline then reports them):
   unrolled: the body is cloned once per iteration, each copy reading the
   previous one's yields (values the body takes from above are shared). A
   loop of more than `MAX_UNROLLED_OPS` cloned ops is left alone.
-* `mhlo.if` and `mhlo.case` whose results are all statically shaped and
+* `mhlo.if` and `mhlo.case` whose results are all ranked tensors and
   whose branches hold only side-effect-free mhlo ops (no nested control
   flow left) become data flow: every branch is computed (cloned before the
   op) and `mhlo.select` picks the results; a `case` index out of range
   takes the last branch, as XLA does. Every branch runs: exact for these
   pure ops, which never trap (integer division by zero and out-of-range
-  indices have defined results in HLO).
+  indices have defined results in HLO). A result with dynamic dims is a
+  select only where the shape analysis proves that every branch returns
+  the same shape (as jax's branches, whose shapes are equal symbolically);
+  a conditional whose branches may return different shapes is left.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IntegerType,
     ModuleOp,
@@ -150,10 +154,16 @@ def _unroll(op: Operation, count: int, rewriter: Rewriter) -> None:
 
 
 def _pure_branch(block: Block) -> bool:
+    """Only side-effect-free ops: mhlo ops other than control flow, custom
+    calls and RNG, and ops of other dialects without memory effects (the
+    shape computations the importer leaves: `tensor.extract`,
+    `tensor.from_elements`, `arith`)."""
+    from xdsl.traits import is_side_effect_free
+
     for inner in block.walk():
         if inner.name in _RETURNS:
             continue
-        if not inner.name.startswith("mhlo.") or inner.name in (
+        if inner.name in (
             "mhlo.while",
             "mhlo.if",
             "mhlo.case",
@@ -161,6 +171,8 @@ def _pure_branch(block: Block) -> bool:
             "mhlo.rng",
             "mhlo.rng_bit_generator",
         ):
+            return False
+        if not inner.name.startswith("mhlo.") and (inner.regions or not is_side_effect_free(inner)):
             return False
     return True
 
@@ -174,13 +186,49 @@ def _inline_branch(block: Block, anchor: Operation, rewriter: Rewriter) -> list[
     raise AssertionError("branch without mhlo.return")
 
 
+def _same_shapes_proven(op: Operation, values: list[list[SSAValue]]) -> bool:
+    """Whether the shape analysis of `op`'s function proves each dynamically
+    shaped result the same shape in every branch (`values[branch][result]`)."""
+    from xdsl.dialects import func
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from disc_ir.analysis.shape_analysis import ShapeAnalysis
+
+    dynamic = [
+        i
+        for i, r in enumerate(op.results)
+        if isinstance(r.type, TensorType) and DYNAMIC_INDEX in r.type.get_shape()
+    ]
+    if not dynamic:
+        return True
+    scope = op.parent_op()
+    while scope is not None and not isinstance(scope, func.FuncOp):
+        scope = scope.parent_op()
+    if scope is None:
+        return False
+    try:
+        analysis = ShapeAnalysis(scope)
+    except DiagnosticException:
+        return False
+    return all(
+        analysis.is_shape_equal(branch[i], values[-1][i]) for branch in values[:-1] for i in dynamic
+    )
+
+
 def _select_conditional(op: Operation, rewriter: Rewriter) -> bool:
-    if any(not isinstance(r.type, TensorType) or -1 in r.type.get_shape() for r in op.results):
+    if any(not isinstance(r.type, TensorType) for r in op.results):
         return False
     branches = [region.blocks.first for region in op.regions]
     if any(b is None or b.args or not _pure_branch(b) for b in branches):
         return False
+    before = op.prev_op
     values = [_inline_branch(b, op, rewriter) for b in branches]  # type: ignore[arg-type]  # no None block: checked above
+    if not _same_shapes_proven(op, values):
+        while op.prev_op is not before:  # the inlined copies, last first
+            dead = op.prev_op
+            assert dead is not None
+            rewriter.erase_op(dead)
+        return False
     builder = MhloBuilder(rewriter, op)
     selector = op.operands[0]
     if op.name == "mhlo.if":
@@ -205,22 +253,25 @@ def _select_conditional(op: Operation, rewriter: Rewriter) -> bool:
             builder.compare("EQ", index, builder.const(j, index), "SIGNED") for j in range(n - 1)
         ]
     results: list[SSAValue] = []
+    no_dims = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [0]), [])
     for position, result in enumerate(op.results):
         t = result.type
         assert isinstance(t, TensorType)
         chosen = values[-1][position]
+        pred_t = TensorType(IntegerType(1), t.get_shape())
+        dynamic = DYNAMIC_INDEX in t.get_shape()
         for j in reversed(range(len(conditions))):
             pred = conditions[j]
-            if t.get_shape():
+            if dynamic:
                 pred = builder.op(
-                    "mhlo.broadcast_in_dim",
-                    [pred],
-                    TensorType(IntegerType(1), t.get_shape()),
-                    {
-                        "broadcast_dimensions": DenseIntOrFPElementsAttr.from_list(
-                            TensorType(i64, [0]), []
-                        )
-                    },
+                    "mhlo.dynamic_broadcast_in_dim",
+                    [pred, builder.shape_of(chosen)],
+                    pred_t,
+                    {"broadcast_dimensions": no_dims},
+                )
+            elif t.get_shape():
+                pred = builder.op(
+                    "mhlo.broadcast_in_dim", [pred], pred_t, {"broadcast_dimensions": no_dims}
                 )
             chosen = builder.op("mhlo.select", [pred, values[j][position], chosen], t)
         results.append(chosen)

@@ -1,9 +1,10 @@
 """`disc-lower-static-control-flow`: static mhlo control flow as straight-line code.
 
 `mhlo.while` loops whose trip count is a compile-time constant are unrolled,
-side-effect-free `mhlo.if` / `mhlo.case` with statically shaped results become
-selects, innermost first (`disc_ir.frontends.control_flow`); the pipeline has
-no lowering for the control flow ops themselves.
+side-effect-free `mhlo.if` / `mhlo.case` whose results have one shape in every
+branch (static, or proven equal by the shape analysis) become selects,
+innermost first (`disc_ir.frontends.control_flow`); the pipeline has no
+lowering for the control flow ops themselves.
 """
 
 from __future__ import annotations

@@ -27,10 +27,10 @@ from disc_ir.passes.registry import register_pass
 CONTROL_FLOW_LIMITS = {
     "mhlo.while": "only loops whose trip count is a compile-time constant are compiled "
     "(unrolled); this one's depends on the data",
-    "mhlo.if": "only conditionals with statically shaped results and side-effect-free "
-    "branches are compiled (as selects)",
-    "mhlo.case": "only conditionals with statically shaped results and side-effect-free "
-    "branches are compiled (as selects)",
+    "mhlo.if": "only conditionals with side-effect-free branches whose results have the "
+    "same shape in every branch (static, or provably equal) are compiled (as selects)",
+    "mhlo.case": "only conditionals with side-effect-free branches whose results have the "
+    "same shape in every branch (static, or provably equal) are compiled (as selects)",
 }
 
 

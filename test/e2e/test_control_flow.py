@@ -6,9 +6,11 @@ threefry loop, `jnp.searchsorted` / `jnp.histogram`: a binary-search loop
 whose edges are computed in the graph) are compiled through
 `disc_ir.jax.compile` and compared with `jax.jit`; MHLO text covers what jax
 does not emit (a `GT` loop condition with a step of 2, a zero-trip loop, a
-`case` index out of range, which takes the last branch). Loops whose trip
-count is not a compile-time constant and conditionals with dynamically
-shaped results stay unsupported, with an error naming the op.
+`case` index out of range, which takes the last branch). Conditionals with
+dynamically shaped results are selects too where every branch provably
+returns the same shape. Loops whose trip count is not a compile-time
+constant, and conditionals whose branches may return different shapes, stay
+unsupported, with an error naming the op.
 """
 
 from __future__ import annotations
@@ -166,6 +168,41 @@ func.func @main(%k: tensor<i32>, %x: tensor<2xf32>) -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 """
+
+
+@pytest.mark.parametrize("name", ["cond", "switch"])
+def test_conditionals_with_dynamic_shapes_match_jax(name):
+    fn, specs = JAX_CASES[name]
+    exe = disc_jax.compile(fn, *_args(specs, 0), dynamic_axes={0: tuple(range(len(specs[0])))})
+    try:
+        for variant, shape in enumerate([(1,) * len(specs[0]), (7,) * len(specs[0])]):
+            args = _args((shape, specs[1]), variant)
+            np.testing.assert_allclose(
+                np.asarray(exe(*args)), np.asarray(jax.jit(fn)(*args)), rtol=1e-5, atol=1e-6
+            )
+    finally:
+        exe.close()
+
+
+IF_OF_TWO_SHAPES = """
+func.func @main(%k: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "mhlo.if"(%k) ({
+    %a = "mhlo.concatenate"(%x, %x) {dimension = 0 : i64} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    mhlo.return %a : tensor<?xf32>
+  }, {
+    %b = mhlo.multiply %x, %x : tensor<?xf32>
+    mhlo.return %b : tensor<?xf32>
+  }) : (tensor<i1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+
+def test_branches_of_different_shapes_are_refused():
+    """A select cannot return the shape of the branch taken: a conditional
+    whose branches may return different shapes is a CompileError naming it."""
+    with pytest.raises(CompileError, match=r"'mhlo.if'.*same shape in every branch"):
+        disc_compile(IF_OF_TWO_SHAPES)
 
 
 def test_while_with_gt_condition_and_step_two():

@@ -670,12 +670,7 @@ def _apply_loop(p: Params, x: Any, y: Any) -> Any:
 
 
 def _propose_cond(rng: np.random.Generator, ctx: Context) -> tuple[list[int], Params] | None:
-    # disc-ir takes conditionals with statically shaped results only
-    x = _pick(
-        rng,
-        ctx,
-        lambda a: dtype_name(a) == "float32" and a.ndim >= 1 and all(_static(d) for d in a.shape),
-    )
+    x = _pick(rng, ctx, lambda a: dtype_name(a) == "float32" and a.ndim >= 1)
     if x is None:
         return None
     return [x], {"threshold": float(rng.choice([0.0, 1.0, -1.0]))}

@@ -41,3 +41,44 @@ func.func @select(%k: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
   }) : (tensor<i1>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A dynamically shaped result is a select too where the shape analysis
+// proves every branch's result the same shape: the predicate is broadcast to
+// the chosen value's shape.
+// CHECK-LABEL: func.func @select_dynamic
+// CHECK-NOT: mhlo.if
+// CHECK-DAG: %[[T:.*]] = mhlo.add %arg1, %arg1
+// CHECK-DAG: %[[F:.*]] = mhlo.multiply %arg1, %arg1
+// CHECK: %[[SHAPE:.*]] = shape.shape_of %[[F]]
+// CHECK: %[[P:.*]] = "mhlo.dynamic_broadcast_in_dim"(%arg0, %[[SHAPE]])
+// CHECK: mhlo.select %[[P]], %[[T]], %[[F]] : tensor<?xi1>, tensor<?xf32>
+func.func @select_dynamic(%k: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "mhlo.if"(%k) ({
+    %a = mhlo.add %x, %x : tensor<?xf32>
+    mhlo.return %a : tensor<?xf32>
+  }, {
+    %b = mhlo.multiply %x, %x : tensor<?xf32>
+    mhlo.return %b : tensor<?xf32>
+  }) : (tensor<i1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Branches whose results may differ in shape (2N and N elements) cannot be a
+// select: the conditional is left as it is, nothing inlined.
+// CHECK-LABEL: func.func @two_shapes
+// CHECK-NEXT: "mhlo.if"(%arg0)
+// CHECK-NOT: mhlo.select
+func.func @two_shapes(%k: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "mhlo.if"(%k) ({
+    %a = "mhlo.concatenate"(%x, %x) {dimension = 0 : i64} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    mhlo.return %a : tensor<?xf32>
+  }, {
+    %b = mhlo.multiply %x, %x : tensor<?xf32>
+    mhlo.return %b : tensor<?xf32>
+  }) : (tensor<i1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
