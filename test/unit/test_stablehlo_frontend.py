@@ -284,6 +284,11 @@ def test_cumulative_dynamic_reduce_window_is_a_blocked_scan():
     x = np.linspace(-2, 2, 21, dtype=np.float32).reshape(3, 7)
     with disc_ir.compile(_cumulative_window(0)) as exe:
         np.testing.assert_allclose(exe(x)[0], np.cumsum(x, axis=1), rtol=1e-6, atol=1e-6)
+        # empty, one element, and several blocks of blocks with a partial last one
+        for shape in [(3, 0), (0, 5), (2, 1), (2, 4097)]:
+            y = np.linspace(-1, 1, int(np.prod(shape)), dtype=np.float32).reshape(shape)
+            want = np.cumsum(y.astype(np.float64), axis=1)  # float32 rounding grows with n
+            np.testing.assert_allclose(exe(y)[0], want, rtol=0, atol=1e-6 * max(shape[1], 1))
     with disc_ir.compile(_cumulative_window(1)) as exe:
         with pytest.raises(ShapeAssertionError, match="only the cumulative form"):
             exe(x)
