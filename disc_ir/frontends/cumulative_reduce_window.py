@@ -76,7 +76,7 @@ def _attr(op: Operation, name: str) -> Attribute | None:
     return attr if attr is not None else op.properties.get(name)
 
 
-def _elements(value: SSAValue) -> list[Element] | None:
+def window_operand_elements(value: SSAValue) -> list[Element] | None:
     """The row-major elements of a small static integer tensor built from
     constants, reshapes, converts and concatenations (as jax builds window
     and padding operands); None when its structure is not one of those."""
@@ -96,14 +96,14 @@ def _elements(value: SSAValue) -> list[Element] | None:
         values: list[Element] = [int(v) for v in attr.get_values()]
         return values * count if len(values) == 1 else values
     if op.name in ("mhlo.reshape", "mhlo.convert"):
-        inner = _elements(op.operands[0])
+        inner = window_operand_elements(op.operands[0])
         if inner is not None or count != 1:
             return inner
     if op.name == "mhlo.concatenate":
         dim = _attr(op, "dimension")
         if not isinstance(dim, IntegerAttr) or dim.value.data != 0:
             return None
-        parts = [_elements(v) for v in op.operands]
+        parts = [window_operand_elements(v) for v in op.operands]
         if any(p is None for p in parts):
             return None
         return [e for p in parts for e in p]  # type: ignore[union-attr]  # the check above returned on any None
@@ -121,7 +121,7 @@ def _cumulative_axis(op: Operation) -> tuple[int, bool, SSAValue, SSAValue] | No
     if not isinstance(t, TensorType):
         return None
     rank = len(t.get_shape())
-    window, strides, base, dilation, padding = (_elements(v) for v in op.operands[2:])
+    window, strides, base, dilation, padding = (window_operand_elements(v) for v in op.operands[2:])
     if window is None or strides is None or base is None or dilation is None or padding is None:
         return None
     if len(window) != rank or len(padding) != 2 * rank:
@@ -142,7 +142,7 @@ def _cumulative_axis(op: Operation) -> tuple[int, bool, SSAValue, SSAValue] | No
     return None
 
 
-def _reducer_region(module: ModuleOp, op: Operation) -> Region | None:
+def reducer_region(module: ModuleOp, op: Operation) -> Region | None:
     """A copy of the called reducer's body, its `func.return` an `mhlo.return`."""
     from disc_ir.dialects.mhlo import ReturnOp
 
@@ -173,7 +173,8 @@ def _reducer_region(module: ModuleOp, op: Operation) -> Region | None:
     return region
 
 
-def _as_i64_scalar(b: MhloBuilder, value: SSAValue) -> SSAValue:
+def as_i64_scalar(b: MhloBuilder, value: SSAValue) -> SSAValue:
+    """`value` (a 0-d or 1-element integer tensor) as a `tensor<i64>`."""
     t = value.type
     assert isinstance(t, TensorType)
     if t.get_shape():
@@ -216,7 +217,7 @@ class _Scan:
             self._i64(size)
             if size != DYNAMIC_INDEX
             else self._vector(
-                _as_i64_scalar(
+                as_i64_scalar(
                     self.b,
                     self.b.op(
                         "mhlo.get_dimension_size",
@@ -372,7 +373,7 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
     from disc_ir.frontends.stablehlo import shape_assertion_call
 
     found = _cumulative_axis(op)
-    region = _reducer_region(module, op) if found is not None else None
+    region = reducer_region(module, op) if found is not None else None
     if found is None or region is None:
         return False
     k, reverse, window, pad = found
@@ -382,7 +383,7 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
     b = MhloBuilder(rewriter, op)
 
     # run-time check: window N and padding N - 1 along k
-    length = _as_i64_scalar(
+    length = as_i64_scalar(
         b,
         b.op(
             "mhlo.get_dimension_size",
@@ -391,7 +392,7 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
             {"dimension": IntegerAttr(k, i64)},
         ),
     )
-    window_value, pad_value = _as_i64_scalar(b, window), _as_i64_scalar(b, pad)
+    window_value, pad_value = as_i64_scalar(b, window), as_i64_scalar(b, pad)
     one = b.const(1, length)
     ok = b.binary(
         "and",
@@ -427,4 +428,9 @@ def expand_cumulative_reduce_windows(module: ModuleOp) -> None:
             _expand(module, op, rewriter)
 
 
-__all__ = ["expand_cumulative_reduce_windows"]
+__all__ = [
+    "as_i64_scalar",
+    "expand_cumulative_reduce_windows",
+    "reducer_region",
+    "window_operand_elements",
+]

@@ -96,6 +96,7 @@ def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleO
     """Convert a parsed StableHLO `module` in place and return it."""
     from disc_ir.conversion.stablehlo_to_mhlo import legalize_module
     from disc_ir.frontends.cumulative_reduce_window import expand_cumulative_reduce_windows
+    from disc_ir.frontends.padded_reduce_window import expand_padded_reduce_windows
 
     try:
         legalize_module(module)
@@ -103,6 +104,7 @@ def import_stablehlo_module(module: ModuleOp, *, entry: str = "main") -> ModuleO
         raise StableHloImportError(str(exc)) from None
     inline_calls(module)
     expand_cumulative_reduce_windows(module)
+    expand_padded_reduce_windows(module)
     remove_unused_private_functions(module, keep=entry)
     concatenated_shapes_to_from_elements(module)
     lower_shape_assertions(module)
@@ -297,8 +299,9 @@ def shape_assertion_call(pred: SSAValue, values: SSAValue, message: StringAttr) 
 
 def reject_dynamic_custom_calls(module: ModuleOp) -> None:
     """StableHLO's dynamic ops that exist only as custom calls
-    (`@stablehlo.dynamic_reduce_window` of a sliding window along a
-    shape-polymorphic axis -- the cumulative ones are expanded before --,
+    (`@stablehlo.dynamic_reduce_window` whose window or strides are run-time
+    values -- the cumulative ones and those with a fixed window are
+    expanded before --,
     `@stablehlo.dynamic_rng_bit_generator`, ...) have no lowering here: a
     `StableHloImportError` naming the op and its source line, instead of a
     failure deep in the pipeline."""

@@ -164,6 +164,17 @@ def test_reduce_window_pooling_dynamic_batch() -> None:
             np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)
 
 
+def test_reduce_window_pooling_dynamic_image_size() -> None:
+    """Dynamic H and W: jax exports the SAME-padded pool (its padding depends
+    on the size) as `@stablehlo.dynamic_reduce_window`, the VALID one as a
+    plain reduce_window; both compile once and run at odd, even and 1-pixel sizes."""
+    exe = dj.compile(pool_and_cumsum, _rand(2, 8, 8, 3), dynamic_axes={0: (0, 1, 2)})
+    for shape in [(1, 1, 1, 3), (2, 7, 9, 3), (1, 12, 5, 3)]:
+        x = _rand(*shape, seed=sum(shape))
+        for got, want in zip(exe(x), pool_and_cumsum(x), strict=True):
+            np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-5)
+
+
 def test_argmax_variadic_reduce_dynamic_batch() -> None:
     """jnp.argmax exports a two-input reduce (value, index) with the reducer's
     arguments printed with locations; ties pick the first index."""

@@ -227,8 +227,12 @@ DYNAMIC_REDUCE_WINDOW = """
 func.func public @main(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
   %c = stablehlo.constant dense<1> : tensor<2xi32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %n = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %w = stablehlo.concatenate %one, %n1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
   %p = stablehlo.constant dense<0> : tensor<2x2xi32>
-  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %cst, %c, %c, %c, %c, %p) {api_version = 2 : i32, called_computations = [@sum]} : (tensor<?x?xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x?xf32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %cst, %w, %c, %c, %c, %p) {api_version = 2 : i32, called_computations = [@sum]} : (tensor<?x?xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
@@ -239,13 +243,74 @@ func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 
 
 def test_dynamic_custom_call_ops_are_named():
-    """A `@stablehlo.dynamic_reduce_window` that is not a cumulative reduction
-    (here unit windows given as run-time operands): a clear import error, not
-    a failure in disc-assign-memory-space."""
+    """A `@stablehlo.dynamic_reduce_window` whose window is a run-time value
+    and not a cumulative reduction (here a window of the whole axis, no
+    padding): a clear import error, not a failure in disc-assign-memory-space."""
     with pytest.raises(StableHloImportError, match="'stablehlo.dynamic_reduce_window'"):
         import_stablehlo(DYNAMIC_REDUCE_WINDOW)
     with pytest.raises(disc_ir.CompileError, match="export with that axis static"):
         disc_ir.compile(DYNAMIC_REDUCE_WINDOW)
+
+
+def _padded_window(offsets: tuple[int, int, int, int]) -> str:
+    """A 2x2 window sum, strides 1x2, base dilation 1x2, window dilation 2x1,
+    the padding `[[lo0, hi0], [lo1, hi1]]` the run-time values `N + offsets`
+    (N: the length of axis 0), built as jax builds it."""
+    parts = "\n".join(
+        f"  %o{i} = stablehlo.constant dense<{v}> : tensor<i32>\n"
+        f"  %q{i} = stablehlo.add %n, %o{i} : tensor<i32>\n"
+        f"  %r{i} = stablehlo.reshape %q{i} : (tensor<i32>) -> tensor<1xi32>"
+        for i, v in enumerate(offsets)
+    )
+    return f"""
+func.func public @main(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {{
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %w = stablehlo.constant dense<2> : tensor<2xi32>
+  %s = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %d = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+  %n = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+{parts}
+  %p4 = stablehlo.concatenate %r0, %r1, %r2, %r3, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  %p = stablehlo.reshape %p4 : (tensor<4xi32>) -> tensor<2x2xi32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %cst, %w, %s, %b, %d, %p) {{api_version = 2 : i32, called_computations = [@sum]}} : (tensor<?x?xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}}
+func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {{
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}}
+"""
+
+
+def _reduce_window_sum(x, pad, window=(2, 2), strides=(1, 2), base=(1, 2), dilation=(2, 1)):  # noqa: ANN001, ANN202
+    """XLA's reduce_window of a sum, in numpy: base-dilate, pad with 0, slide."""
+    rows, cols = (x.shape[0] - 1) * base[0] + 1, (x.shape[1] - 1) * base[1] + 1
+    dilated = np.zeros((rows, cols), x.dtype)
+    dilated[:: base[0], :: base[1]] = x
+    p = np.pad(dilated, pad)
+    span = [(window[i] - 1) * dilation[i] + 1 for i in range(2)]
+    out_shape = [(p.shape[i] - span[i]) // strides[i] + 1 for i in range(2)]
+    out = np.zeros(out_shape, x.dtype)
+    for i in range(out_shape[0]):
+        for j in range(out_shape[1]):
+            r, c = i * strides[0], j * strides[1]
+            out[i, j] = p[r : r + span[0] : dilation[0], c : c + span[1] : dilation[1]].sum()
+    return out
+
+
+def test_fixed_window_dynamic_reduce_window_is_a_pad_and_a_reduce_window():
+    """A `@stablehlo.dynamic_reduce_window` with a constant window, strides and
+    dilations and a run-time padding (jax's "SAME" pooling over a dynamic
+    axis) compiles and runs; a negative run-time padding is a shape assertion."""
+    with disc_ir.compile(_padded_window((-3, -2, -2, -3))) as exe:
+        for shape in [(3, 4), (4, 1), (7, 5)]:
+            x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+            n = shape[0]
+            want = _reduce_window_sum(x, [(n - 3, n - 2), (n - 2, n - 3)])
+            np.testing.assert_array_equal(exe(x)[0], want)
+        with pytest.raises(ShapeAssertionError, match="padding must not be negative; got -1"):
+            exe(np.ones((2, 3), np.float32))
 
 
 def _cumulative_window(padding_offset: int) -> str:
