@@ -621,14 +621,12 @@ def _propose_window(rng: np.random.Generator, ctx: Context) -> tuple[list[int], 
     ax = ctx.avals()[x]
     axis = int(rng.integers(0, ax.ndim))
     kind = str(rng.choice(["cumsum", "cummax", "cumprod", "maxpool", "avgpool"]))
-    if kind.endswith("pool") and not _static(ax.shape[axis]):
-        # disc-ir takes a pooling window along a dynamic axis only for cumulative windows
-        kind = "cumsum"
     return [x], {
         "kind": kind,
         "axis": axis,
         "window": int(rng.integers(1, 4)),
         "stride": int(rng.integers(1, 3)),
+        "dilation": int(rng.integers(1, 3)),
         "padding": str(rng.choice(["SAME", "VALID"])),
     }
 
@@ -643,15 +641,21 @@ def _apply_window(p: Params, x: Any) -> Any:
         return jnp.cumprod(x, axis=axis)
     dims = [1] * x.ndim
     strides = [1] * x.ndim
+    dilations = [1] * x.ndim
     dims[axis], strides[axis] = p["window"], p["stride"]
+    dilations[axis] = p.get("dilation", 1)
     if kind == "maxpool":
         init = jnp.asarray(
             -jnp.inf if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min, x.dtype
         )
-        return lax.reduce_window(x, init, lax.max, dims, strides, p["padding"])
+        return lax.reduce_window(
+            x, init, lax.max, dims, strides, p["padding"], window_dilation=dilations
+        )
     if not jnp.issubdtype(x.dtype, jnp.floating):
         raise ValueError("avgpool is for floats")
-    total = lax.reduce_window(x, jnp.asarray(0, x.dtype), lax.add, dims, strides, p["padding"])
+    total = lax.reduce_window(
+        x, jnp.asarray(0, x.dtype), lax.add, dims, strides, p["padding"], window_dilation=dilations
+    )
     return total / jnp.asarray(p["window"], x.dtype)
 
 
