@@ -417,19 +417,27 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
     return True
 
 
+def dynamic_reduce_window_calls(module: ModuleOp) -> list[Operation]:
+    """The `@stablehlo.dynamic_reduce_window` custom calls of `module`."""
+    calls = []
+    for op in module.walk():
+        target = op.attributes.get("call_target_name")
+        if op.name == "mhlo.custom_call" and isinstance(target, StringAttr):
+            if target.data == TARGET:
+                calls.append(op)
+    return calls
+
+
 def expand_cumulative_reduce_windows(module: ModuleOp) -> None:
     """Rewrite the cumulative `@stablehlo.dynamic_reduce_window` calls of `module` (module doc)."""
     rewriter = Rewriter()
-    for op in list(module.walk()):
-        if op.name != "mhlo.custom_call":
-            continue
-        target = op.attributes.get("call_target_name")
-        if isinstance(target, StringAttr) and target.data == TARGET:
-            _expand(module, op, rewriter)
+    for op in dynamic_reduce_window_calls(module):
+        _expand(module, op, rewriter)
 
 
 __all__ = [
     "as_i64_scalar",
+    "dynamic_reduce_window_calls",
     "expand_cumulative_reduce_windows",
     "reducer_region",
     "window_operand_elements",

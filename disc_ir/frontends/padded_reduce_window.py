@@ -36,6 +36,7 @@ from disc_ir.frontends.cumulative_reduce_window import (
     TARGET,
     Element,
     as_i64_scalar,
+    dynamic_reduce_window_calls,
     reducer_region,
     window_operand_elements,
 )
@@ -123,12 +124,8 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
 def expand_padded_reduce_windows(module: ModuleOp) -> None:
     """Rewrite the fixed-window `@stablehlo.dynamic_reduce_window` calls of `module` (module doc)."""
     rewriter = Rewriter()
-    for op in list(module.walk()):
-        if op.name != "mhlo.custom_call":
-            continue
-        target = op.attributes.get("call_target_name")
-        if isinstance(target, StringAttr) and target.data == TARGET:
-            _expand(module, op, rewriter)
+    for op in dynamic_reduce_window_calls(module):
+        _expand(module, op, rewriter)
 
 
 __all__ = ["expand_padded_reduce_windows"]
