@@ -154,11 +154,20 @@ def _unroll(op: Operation, count: int, rewriter: Rewriter) -> None:
 
 
 def _pure_branch(block: Block) -> bool:
-    """Only side-effect-free ops: mhlo ops other than control flow, custom
-    calls and RNG, and ops of other dialects without memory effects (the
-    shape computations the importer leaves: `tensor.extract`,
-    `tensor.from_elements`, `arith`)."""
-    from xdsl.traits import is_side_effect_free
+    """Only ops safe to run when their branch is not taken: mhlo ops other
+    than control flow, custom calls and RNG, and ops of other dialects that
+    are side-effect-free and speculatable (the importer's shape computations:
+    `tensor.from_elements`, `arith` casts), or read a 0-d tensor
+    (`tensor.extract` of a scalar: no index to be out of bounds)."""
+    from xdsl.traits import is_side_effect_free, is_speculatable
+
+    def safe(op: Operation) -> bool:
+        if op.regions or not is_side_effect_free(op):
+            return False
+        if op.name == "tensor.extract":
+            t = op.operands[0].type
+            return isinstance(t, TensorType) and not t.get_shape()
+        return is_speculatable(op)
 
     for inner in block.walk():
         if inner.name in _RETURNS:
@@ -172,7 +181,7 @@ def _pure_branch(block: Block) -> bool:
             "mhlo.rng_bit_generator",
         ):
             return False
-        if not inner.name.startswith("mhlo.") and (inner.regions or not is_side_effect_free(inner)):
+        if not inner.name.startswith("mhlo.") and not safe(inner):
             return False
     return True
 
