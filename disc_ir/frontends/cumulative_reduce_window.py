@@ -211,24 +211,7 @@ class _Scan:
 
     def dims(self, x: SSAValue) -> list[SSAValue]:
         """x's dims, one `tensor<1xi64>` each."""
-        t = x.type
-        assert isinstance(t, TensorType)
-        return [
-            self._i64(size)
-            if size != DYNAMIC_INDEX
-            else self._vector(
-                as_i64_scalar(
-                    self.b,
-                    self.b.op(
-                        "mhlo.get_dimension_size",
-                        [x],
-                        TensorType(IntegerType(32), []),
-                        {"dimension": IntegerAttr(d, i64)},
-                    ),
-                )
-            )
-            for d, size in enumerate(t.get_shape())
-        ]
+        return self.b.dim_parts(x)
 
     def _broadcast(
         self, value: SSAValue, shape: Sequence[SSAValue], t: TensorType, dims: Sequence[int]

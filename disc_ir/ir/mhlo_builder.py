@@ -117,9 +117,10 @@ class MhloBuilder:
             {"dimension": IntegerAttr(0, i64)},
         )
 
-    def dims_i64(self, value: SSAValue, overrides: dict[int, int] | None = None) -> SSAValue:
-        """`tensor<Nxi64>`: the dims of `value` (static ones as constants,
-        dynamic ones by `mhlo.get_dimension_size`), `overrides` replacing some."""
+    def dim_parts(self, value: SSAValue, overrides: dict[int, int] | None = None) -> list[SSAValue]:
+        """The dims of `value`, one `tensor<1xi64>` each (static ones as
+        constants, dynamic ones by `mhlo.get_dimension_size`), `overrides`
+        replacing some."""
         t = value.type
         assert isinstance(t, TensorType)
         overrides = overrides or {}
@@ -139,7 +140,11 @@ class MhloBuilder:
             )
             dim = self.op("mhlo.convert", [dim], TensorType(i64, []))
             parts.append(self.op("mhlo.reshape", [dim], TensorType(i64, [1])))
-        return self.concat_i64(parts)
+        return parts
+
+    def dims_i64(self, value: SSAValue, overrides: dict[int, int] | None = None) -> SSAValue:
+        """`tensor<Nxi64>`: the dims of `value` (`dim_parts` joined)."""
+        return self.concat_i64(self.dim_parts(value, overrides))
 
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op(f"mhlo.{name}", [a, b])
