@@ -1009,6 +1009,7 @@ def preload(target: str = "cpu") -> None:
 _LAZY_MODULES = (
     "disc_ir.frontends.stablehlo",
     "disc_ir.frontends.cumulative_reduce_window",
+    "disc_ir.frontends.padded_reduce_window",
     "disc_ir.frontends.runtime_checks",
     "disc_ir.frontends.control_flow",
     "disc_ir.frontends.conv_lhs_dilation",
