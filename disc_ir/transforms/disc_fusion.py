@@ -429,9 +429,14 @@ class FusionPlanner:
         self.leaders.union(a, b)
 
     def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
-        if (id(src.pattern), id(dst.pattern)) in self._refused:
-            # refused again whatever the graph says (`_trial_merge`): only the
-            # edge's move that BladeDISC's cycle check makes is kept
+        if (
+            (id(src.pattern), id(dst.pattern)) in self._refused
+            or not self.strategy.is_fusible(src.pattern)
+            or not self.strategy.is_fusible(dst.pattern)
+        ):
+            # refused whatever the graph says (a side the stage cannot fuse, or
+            # a pair `_trial_merge` refused before): only the edge's move that
+            # BladeDISC's cycle check makes is kept
             self.cycles.touch_edge(src.node_id, dst.node_id)
             return False
         if not self.cycles.can_contract_edge(src.node_id, dst.node_id):
