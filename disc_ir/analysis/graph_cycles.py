@@ -403,14 +403,16 @@ class GraphCycles:
         return True
 
     def _reorder(self) -> None:
-        deltab = sorted(self._deltab, key=lambda n: self._nodes[n].rank)
-        deltaf = sorted(self._deltaf, key=lambda n: self._nodes[n].rank)
-        order = deltab + deltaf
-        ranks = sorted(self._nodes[n].rank for n in order)
-        for n in order:
-            self._nodes[n].visited = False
+        # ranks are distinct: (rank, node) pairs sort by rank alone
+        nodes = self._nodes
+        back = sorted([(nodes[n].rank, n) for n in self._deltab])
+        fore = sorted([(nodes[n].rank, n) for n in self._deltaf])
+        order = [n for _, n in back] + [n for _, n in fore]
+        ranks = sorted([r for r, _ in back] + [r for r, _ in fore])
         for n, rank in zip(order, ranks, strict=True):
-            self._nodes[n].rank = rank
+            node = nodes[n]
+            node.visited = False
+            node.rank = rank
         self._ranks[order] = ranks
 
     def _clear_visited(self, nodes: list[int]) -> None:

@@ -591,7 +591,9 @@ class _BlockPositions:
     """Order keys of a block's ops, kept up to date as ops move, so "is `a`
     before `b`" is one comparison instead of a walk down the block."""
 
-    _GAP = 1 << 32
+    #: Python ints: a wide gap lets ~128 ops be moved into one slot before
+    #: the block is renumbered (the reordering moves many after one op)
+    _GAP = 1 << 128
 
     def __init__(self, block: Block) -> None:
         self.block = block
