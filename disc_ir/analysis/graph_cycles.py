@@ -189,10 +189,13 @@ class GraphCycles:
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
         na, nb = self._nodes[a], self._nodes[b]
-        na.outputs.erase(b)
-        na.outputs.insert(b)
-        nb.inputs.erase(a)
-        nb.inputs.insert(a)
+        outs, ins = na.outputs._seq, nb.inputs._seq
+        if outs[-1] != b:
+            na.outputs.erase(b)
+            na.outputs.insert(b)
+        if ins[-1] != a:
+            nb.inputs.erase(a)
+            nb.inputs.insert(a)
 
     def touch_edge(self, a: int, b: int) -> None:
         """What `can_contract_edge(a, b)` does to the graph, without its

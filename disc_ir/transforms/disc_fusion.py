@@ -470,9 +470,17 @@ class FusionPlanner:
         """Move consumers after producers' last ops so fused regions keep dominance."""
         block = self.block
         positions = _BlockPositions(block)
+        # each cluster's first op in the block: the order among a cluster's
+        # ops changes only when `reorder` moves some of them (dropped then)
+        first_ops: dict[int, Operation] = {}
 
         def reorder(src: _Cluster, dst: _Cluster) -> bool:
             last = src.pattern.op_list[-1]
+            first = first_ops.get(id(dst))
+            if first is None:
+                first = first_ops[id(dst)] = positions.first_of(dst.pattern.op_list)
+            if positions.is_before(last, first):
+                return False  # all of `dst` already follows `last`
             changed = False
             for op in reversed(dst.pattern.op_list):
                 if not positions.is_before(last, op):
@@ -480,6 +488,8 @@ class FusionPlanner:
                     op.detach()
                     block.insert_op_after(op, last)
                     positions.moved(op)
+            if changed:
+                del first_ops[id(dst)]
             return changed
 
         while self._for_each_edge_in_post_order(reorder):
@@ -606,6 +616,10 @@ class _BlockPositions:
     def is_before(self, a: Operation, b: Operation) -> bool:
         """`a.is_before_in_block(b)` for two ops of the block."""
         return self._key[a] < self._key[b]
+
+    def first_of(self, ops: list[Operation]) -> Operation:
+        """The op of `ops` (ops of the block, not empty) placed first."""
+        return min(ops, key=self._key.__getitem__)
 
     def moved(self, op: Operation) -> None:
         """Record that `op` now sits where it is in the block (after a move)."""
