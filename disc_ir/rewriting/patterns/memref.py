@@ -35,8 +35,8 @@ class SimplifyAllocConst(RewritePattern):
         self.ctx = ctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not op.operands:
-            return  # no dynamic sizes (the common static allocation)
+        if not any((c := const_int(v)) is not None and c >= 0 for v in op.operands):
+            return  # no constant size (nor any operand: a static allocation)
         mtype = op.results[0].type
         if not isinstance(mtype, MemRefType):
             return
