@@ -269,17 +269,24 @@ class GraphCycles:
             low, high = ny.rank, nx.rank
             if low > high:
                 continue
-            # the common cases without the searches: nothing below
-            # `y` lies between the two, and what lies above `x` is a direct
-            # input whose own inputs lie before `y` (e.g. a constant's buffer)
+            reaches_between = False
             for w in ny.outputs._seq:
                 if nodes[w].rank < high:
+                    reaches_between = True
                     break
-            else:
-                if top_input < low:
+            # the common cases without the searches' bookkeeping
+            if top_input < low:
+                # only `x` lies above `y` on its side: `x` takes `y`'s rank
+                if reaches_between:
+                    # and `y` with what it reaches below `x` moves up a slot each
+                    self._rotate_after(x, y)
+                else:
                     nx.rank, ny.rank = low, high
                     ranks[x], ranks[y] = low, high
-                    continue
+                continue
+            if not reaches_between:
+                # what lies above `y` on `x`'s side may be direct inputs whose
+                # own inputs lie before `y` (e.g. a constant's buffer)
                 moved = [w for w in inputs if nodes[w].rank > low]
                 if all(nodes[u].rank < low for w in moved for u in nodes[w].inputs._seq):
                     # they and `x` move before `y`, keeping their order; `y`
@@ -296,6 +303,29 @@ class GraphCycles:
                     continue
             self._reorder_between(x, y)
             top_input = highest_input()
+
+    def _rotate_after(self, x: int, y: int) -> None:
+        """`_reorder_between(x, y)` when no input of `x` is ranked after `y`
+        (the backward search finds `x` alone): the ranks of `y`, the nodes
+        it reaches ranked before `x`, and `x`, reassigned as Pearce-Kelly does
+        (`x` first, then the others in their order)."""
+        nodes = self._nodes
+        high = nodes[x].rank
+        seen = {y}
+        stack = [y]
+        while stack:
+            for w in nodes[stack.pop()].outputs._seq:
+                if w not in seen and nodes[w].rank < high:
+                    seen.add(w)
+                    stack.append(w)
+        fore = sorted([(nodes[n].rank, n) for n in seen])
+        slots = [r for r, _ in fore]
+        slots.append(high)
+        order = [x]
+        order += [n for _, n in fore]
+        for n, rank in zip(order, slots, strict=True):
+            nodes[n].rank = rank
+        self._ranks[order] = slots
 
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:
