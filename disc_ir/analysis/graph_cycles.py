@@ -305,27 +305,12 @@ class GraphCycles:
             top_input = highest_input()
 
     def _rotate_after(self, x: int, y: int) -> None:
-        """`_reorder_between(x, y)` when no input of `x` is ranked after `y`
-        (the backward search finds `x` alone): the ranks of `y`, the nodes
-        it reaches ranked before `x`, and `x`, reassigned as Pearce-Kelly does
-        (`x` first, then the others in their order)."""
-        nodes = self._nodes
-        high = nodes[x].rank
-        seen = {y}
-        stack = [y]
-        while stack:
-            for w in nodes[stack.pop()].outputs._seq:
-                if w not in seen and nodes[w].rank < high:
-                    seen.add(w)
-                    stack.append(w)
-        fore = sorted([(nodes[n].rank, n) for n in seen])
-        slots = [r for r, _ in fore]
-        slots.append(high)
-        order = [x]
-        order += [n for _, n in fore]
-        for n, rank in zip(order, slots, strict=True):
-            nodes[n].rank = rank
-        self._ranks[order] = slots
+        """`_reorder_between(x, y)` when no input of `x` is ranked after `y`:
+        the backward search would find `x` alone, so only the forward one runs."""
+        found = self._forward_dfs(y, self._nodes[x].rank)
+        assert not found, "reorder_as_if_edge on connected nodes"
+        self._deltab = [x]
+        self._reorder()
 
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:

@@ -102,6 +102,21 @@ def _twin_graphs(rng: Any, n: int, edges: int) -> tuple[GraphCycles, GraphCycles
     return g1, g2
 
 
+def _unconnected_sample(rng: Any, g: GraphCycles, n: int, x: int, k: int) -> list[int]:
+    """Up to `k` random nodes other than `x` that no path joins to it in `g`."""
+    ys = [y for y in rng.sample(range(n), k) if y != x]
+    return [y for y in ys if not g.is_reachable(x, y) and not g.is_reachable(y, x)]
+
+
+def _trial_edges(g: GraphCycles, x: int, ys: list[int]) -> None:
+    """What the replay stands for: each virtual edge x -> y inserted and
+    removed in turn, where `y` is ranked before `x` by then."""
+    for y in ys:
+        if g.rank(x) > g.rank(y):
+            g.insert_edge(x, y)
+            g.remove_edge(x, y)
+
+
 @pytest.mark.parametrize("budget", [64, 1])
 def test_reorder_as_if_edge_matches_a_trial_edge(
     budget: int, monkeypatch: pytest.MonkeyPatch
@@ -145,12 +160,8 @@ def test_reorder_as_if_edges_replays_each_in_turn() -> None:
     batches = 0
     for _ in range(60):
         x = rng.randrange(n)
-        ys = [y for y in rng.sample(range(n), 12) if y != x]
-        ys = [y for y in ys if not g1.is_reachable(x, y) and not g1.is_reachable(y, x)]
-        for y in ys:
-            if g1.rank(x) > g1.rank(y):
-                g1.insert_edge(x, y)
-                g1.remove_edge(x, y)
+        ys = _unconnected_sample(rng, g1, n, x, 12)
+        _trial_edges(g1, x, ys)
         g2.reorder_as_if_edges(x, ys)
         batches += len(ys) > 1
         assert g1.all_nodes_in_post_order() == g2.all_nodes_in_post_order()
@@ -180,12 +191,8 @@ def test_reorder_as_if_edges_matches_trial_edges_on_random_graphs(
         g1, g2 = _twin_graphs(rng, n, rng.randrange(n // 2, 3 * n))
         for _ in range(20):
             x = rng.randrange(n)
-            ys = [y for y in rng.sample(range(n), 16) if y != x]
-            ys = [y for y in ys if not g1.is_reachable(x, y) and not g1.is_reachable(y, x)]
-            for y in ys:
-                if g1.rank(x) > g1.rank(y):
-                    g1.insert_edge(x, y)
-                    g1.remove_edge(x, y)
+            ys = _unconnected_sample(rng, g1, n, x, 16)
+            _trial_edges(g1, x, ys)
             if rng.random() < 0.5:
                 g2.reachability()  # the closure the searches' bulk path reads
             g2.reorder_as_if_edges(x, ys)
