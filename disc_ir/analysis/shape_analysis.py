@@ -105,6 +105,39 @@ _ELEMENTWISE = frozenset(
 _SCALAR_OK = frozenset(["select", "clamp"])
 """Ops whose rank-0 operands broadcast (the others must match the result)."""
 
+_TYPE_ONLY_MNEMONICS = (
+    _ELEMENTWISE
+    | _SCALAR_OK
+    | {
+        "tie_shape",
+        "broadcast_in_dim",
+        "dynamic_broadcast_in_dim",
+        "dynamic_iota",
+        "transpose",
+        "reduce",
+        "dot",
+        "dot_general",
+        "dynamic_update_slice",
+        "scatter",
+        "get_dimension_size",
+        "gather",
+        "dynamic_gather",
+        "constant",
+    }
+)
+"""Mnemonics of mhlo / lmhlo ops whose `_apply_hlo` only ties nodes chosen by
+the op's types and attributes (no constant read off the union-find, no
+product recorded): applying one again ties nothing new."""
+
+_TYPE_ONLY_DIALECTS = frozenset(["mhlo", "mhlo_disc", "chlo", "lmhlo", "lmhlo_disc"])
+
+
+def _ties_from_types_alone(name: str) -> bool:
+    """Whether `ShapeAnalysis._apply` on an op named `name` ties the same
+    nodes whatever the analysis knows (see `_TYPE_ONLY_MNEMONICS`)."""
+    dialect, _, mnemonic = name.partition(".")
+    return dialect in _TYPE_ONLY_DIALECTS and mnemonic in _TYPE_ONLY_MNEMONICS
+
 
 class SymbolicDim(NamedTuple):
     """A class of equal dimension sizes: `id` identifies the class within one
@@ -732,11 +765,16 @@ class ShapeAnalysis:
             for block in region.blocks:
                 self._walk_block(block, ops)
         # twice: facts found late (a constant shape element, a product) reach
-        # the ops that read them earlier in program order
-        for _ in range(2):
-            for op in ops:
+        # the ops that read them earlier in program order. An op whose facts
+        # follow from its types and attributes alone only ties what it tied
+        # the first time (a no-op on the union-find): the second pass skips it.
+        for op in ops:
+            self._apply(op)
+        self._simplify_products()
+        for op in ops:
+            if not _ties_from_types_alone(op.name):
                 self._apply(op)
-            self._simplify_products()
+        self._simplify_products()
         if self._uf.conflicts:
             # a dim proven equal to two different constants: the program is
             # inconsistent, or an op's shape rule here is wrong; either way its
