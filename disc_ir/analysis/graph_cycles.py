@@ -452,20 +452,25 @@ def _contracted_closure(
     for each node above either end.
     """
     e0, e1 = ends
-    c0 = (closure[:, e0 >> 6] >> np.uint64(e0 & 63)) & _ONE
-    c1 = (closure[:, e1 >> 6] >> np.uint64(e1 & 63)) & _ONE
+    # per node, bit 0: it reaches e0, bit 1: it reaches e1; the few nonzero
+    # rows are split by kind (each whole-column pass costs as much as the rest)
+    reaching = ((closure[:, e0 >> 6] >> np.uint64(e0 & 63)) & _ONE) | (
+        ((closure[:, e1 >> 6] >> np.uint64(e1 & 63)) & _ONE) << _ONE
+    )
+    above_any = np.flatnonzero(reaching)
+    kinds = reaching[above_any]
     # each end and all below it
     below0, below1 = closure[e0].copy(), closure[e1].copy()
     below0[e0 >> 6] |= _bit(e0)
     below1[e1 >> 6] |= _bit(e1)
     kept_bit = np.zeros_like(below0)
     kept_bit[kept >> 6] = _bit(kept)
-    for above, gain in (
-        (c0 & c1, kept_bit),
-        (c0 & (c1 ^ _ONE), (below1 & ~below0) | kept_bit),
-        (c1 & (c0 ^ _ONE), (below0 & ~below1) | kept_bit),
+    for kind, gain in (
+        (3, kept_bit),
+        (1, (below1 & ~below0) | kept_bit),
+        (2, (below0 & ~below1) | kept_bit),
     ):
-        rows = np.flatnonzero(above)
+        rows = above_any[kinds == kind]
         if not len(rows):
             continue
         # only the words `gain` touches change, and the one holding `removed`
