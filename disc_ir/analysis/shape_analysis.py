@@ -129,14 +129,20 @@ _TYPE_ONLY_MNEMONICS = (
 the op's types and attributes (no constant read off the union-find, no
 product recorded): applying one again ties nothing new."""
 
-_TYPE_ONLY_DIALECTS = frozenset(["mhlo", "mhlo_disc", "chlo", "lmhlo", "lmhlo_disc"])
+_TENSOR_HLO_DIALECTS = frozenset(["mhlo", "mhlo_disc", "chlo"])
+"""Dialects whose ops `ShapeAnalysis._apply_hlo` reads on tensors (results are outputs)."""
+
+_BUFFER_HLO_DIALECTS = frozenset(["lmhlo", "lmhlo_disc"])
+"""Dialects whose ops it reads on buffers (trailing operands are outputs)."""
 
 
 def _ties_from_types_alone(name: str) -> bool:
     """Whether `ShapeAnalysis._apply` on an op named `name` ties the same
     nodes whatever the analysis knows (see `_TYPE_ONLY_MNEMONICS`)."""
     dialect, _, mnemonic = name.partition(".")
-    return dialect in _TYPE_ONLY_DIALECTS and mnemonic in _TYPE_ONLY_MNEMONICS
+    return mnemonic in _TYPE_ONLY_MNEMONICS and (
+        dialect in _TENSOR_HLO_DIALECTS or dialect in _BUFFER_HLO_DIALECTS
+    )
 
 
 class SymbolicDim(NamedTuple):
@@ -801,9 +807,9 @@ class ShapeAnalysis:
     def _apply(self, op: Operation) -> None:
         name = op.name
         dialect, _, mnemonic = name.partition(".")
-        if dialect in ("mhlo", "mhlo_disc", "chlo"):
+        if dialect in _TENSOR_HLO_DIALECTS:
             self._apply_hlo(op, mnemonic, list(op.operands), list(op.results))
-        elif dialect in ("lmhlo", "lmhlo_disc"):
+        elif dialect in _BUFFER_HLO_DIALECTS:
             outs = _lmhlo_outputs(op)
             ins = list(op.operands)[: len(op.operands) - len(outs)]
             self._apply_hlo(op, mnemonic, ins, outs)
