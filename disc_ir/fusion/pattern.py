@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -393,23 +393,31 @@ _RESULT_READERS_KEY = "result_readers"
 _OPERAND_VALUES_KEY = "operand_values"
 
 
+class _OpFusibility(Protocol):
+    """What `OpFacts.fusible` asks: a fusion strategy's per-op verdict."""
+
+    def is_fusible_op(self, op: Operation) -> bool: ...
+
+
 class OpFacts:
-    """Per-op facts `FusionPattern` derives its operands / results from,
-    computed once per op: a fusion planner builds thousands of trial patterns
-    over the same ops while the IR does not change.
+    """Per-op facts `FusionPattern` derives its operands / results from, and
+    the strategies' per-op verdicts (`fusible`), computed once per op: a
+    fusion planner builds thousands of trial patterns over the same ops while
+    the IR does not change.
 
     Valid only while the ops' operands, the users of the buffers they write
     and the enclosing fusions stay as they were when first asked (the
     planner's lifetime); patterns built without an `OpFacts` compute them anew.
     """
 
-    __slots__ = ("_facts",)
+    __slots__ = ("_facts", "_fusible")
 
     def __init__(self) -> None:
         self._facts: dict[
             Operation,
             tuple[list[SSAValue], list[tuple[SSAValue, tuple[tuple[Operation, bool], ...]]]],
         ] = {}
+        self._fusible: dict[_OpFusibility, dict[Operation, bool]] = {}
 
     def get(
         self, op: Operation
@@ -420,6 +428,34 @@ class OpFacts:
         if facts is None:
             facts = self._facts[op] = _op_facts(op)
         return facts
+
+    def fusible(self, strategy: _OpFusibility, op: Operation) -> bool:
+        """`strategy.is_fusible_op(op)`, asked once per strategy and op (the
+        answer reads the op's name, attributes and placement, and the
+        configuration: none of them change while planning)."""
+        known = self._verdicts(strategy)
+        ok = known.get(op)
+        if ok is None:
+            ok = known[op] = strategy.is_fusible_op(op)
+        return ok
+
+    def all_fusible(self, strategy: _OpFusibility, ops: Iterable[Operation]) -> bool:
+        """`all(strategy.is_fusible_op(op) for op in ops)`, each op asked once
+        per strategy (see `fusible`)."""
+        known = self._verdicts(strategy)
+        for op in ops:
+            ok = known.get(op)
+            if ok is None:
+                ok = known[op] = strategy.is_fusible_op(op)
+            if not ok:
+                return False
+        return True
+
+    def _verdicts(self, strategy: _OpFusibility) -> dict[Operation, bool]:
+        known = self._fusible.get(strategy)
+        if known is None:
+            known = self._fusible[strategy] = {}
+        return known
 
 
 def _op_facts(

@@ -122,8 +122,19 @@ class FusionStrategy:
         # the op list of a pattern never changes: ask each strategy once
         ok = pattern.checks.get(self)
         if ok is None:
-            ok = pattern.checks[self] = all(self.is_fusible_op(op) for op in pattern.op_list)
+            facts = pattern.facts
+            ok = pattern.checks[self] = (
+                facts.all_fusible(self, pattern.op_list)
+                if facts is not None
+                else all(self.is_fusible_op(op) for op in pattern.op_list)
+            )
         return bool(ok)
+
+    def is_fusible_op_of(self, pattern: FusionPattern, op: Operation) -> bool:
+        """`is_fusible_op(op)` for an op of `pattern`, asked once per op while
+        planning (the pattern's `OpFacts`)."""
+        facts = pattern.facts
+        return facts.fusible(self, op) if facts is not None else self.is_fusible_op(op)
 
     def init_fusion_pattern(self, shape_analysis: ShapeAnalysis, pattern: FusionPattern) -> bool:
         """Set `pattern`'s fusion type and dominant op; False if not fusible."""
@@ -224,7 +235,7 @@ class BaseFusionStrategy(FusionStrategy):
             elif is_rank2_col_reduction(op):
                 if ftype is not FusionType.ROW_REDUCTION:
                     ftype, dominant = FusionType.COL_REDUCTION, op
-            elif self.is_fusible_op(op):
+            elif self.is_fusible_op_of(pattern, op):
                 if ftype in (FusionType.NONE, FusionType.LOOP):
                     ftype, dominant = FusionType.LOOP, op
             elif op.name != "lmhlo.terminator":
@@ -407,7 +418,7 @@ class BaseCpuFusionStrategy(BaseFusionStrategy):
                 ftype, dominant = FusionType.ROW_REDUCTION, op
             elif op.name == "lmhlo.reduce":
                 ftype, dominant = FusionType.INPUT, op
-            elif self.is_fusible_op(op):
+            elif self.is_fusible_op_of(pattern, op):
                 if op.name == "lmhlo_disc.where":
                     ftype, dominant = FusionType.WHERE, op
                 elif ftype in (FusionType.NONE, FusionType.LOOP):

@@ -1,7 +1,11 @@
-"""The horizontal sweep's pre-checks (`may_merge_unconnected`, answered by
+"""The fusion planner's shortcuts leave its plan as it was without them.
+
+The horizontal sweep's pre-checks (`may_merge_unconnected`, answered by
 classes of patterns through `unconnected_merge_key`) agree with each other,
 never refuse a pair the strategy's full `try_fuse_inplace` would merge, and
-leave the fusion plan exactly as trying every unconnected pair does."""
+leave the fusion plan exactly as trying every unconnected pair does; the
+strategies' per-op verdicts (`OpFacts.fusible`) are asked once per op and
+leave the plan as asking them every time does."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import numpy as np
 import pytest
 from xdsl.printer import Printer
 
+import disc_ir.fusion.pattern as pattern_mod
 import disc_ir.fusion.strategy_base as base
 import disc_ir.transforms.disc_fusion as fusion
 from disc_ir.api import load_module, make_context, phase_passes
@@ -99,3 +104,46 @@ def test_plan_is_that_of_trying_every_pair(model: str, monkeypatch: pytest.Monke
     slow = _fused_text(MODELS / f"{model}.mlir")
     assert fast == slow
     assert fast.count('"lmhlo.fusion"') + fast.count("lmhlo.fusion") > 0
+
+
+@pytest.mark.parametrize("model", MODELS_CHECKED)
+def test_op_verdicts_are_asked_once_and_change_nothing(
+    model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: dict[tuple[int, int], int] = {}
+    fusible = pattern_mod.OpFacts.fusible
+    all_fusible = pattern_mod.OpFacts.all_fusible
+
+    class Counting:
+        """A strategy whose `is_fusible_op` counts the questions per op."""
+
+        def __init__(self, strategy: Any) -> None:
+            self.strategy = strategy
+
+        def is_fusible_op(self, op: Any) -> bool:
+            key = (id(self.strategy), id(op))
+            asked[key] = asked.get(key, 0) + 1
+            return bool(self.strategy.is_fusible_op(op))
+
+    wrappers: dict[int, Counting] = {}
+
+    def counting(strategy: Any) -> Counting:
+        return wrappers.setdefault(id(strategy), Counting(strategy))
+
+    monkeypatch.setattr(
+        pattern_mod.OpFacts, "fusible", lambda self, s, op: fusible(self, counting(s), op)
+    )
+    monkeypatch.setattr(
+        pattern_mod.OpFacts, "all_fusible", lambda self, s, ops: all_fusible(self, counting(s), ops)
+    )
+    once = _fused_text(MODELS / f"{model}.mlir")
+    assert asked and max(asked.values()) == 1
+    monkeypatch.setattr(
+        pattern_mod.OpFacts, "fusible", lambda self, s, op: bool(s.is_fusible_op(op))
+    )
+    monkeypatch.setattr(
+        pattern_mod.OpFacts,
+        "all_fusible",
+        lambda self, s, ops: all(s.is_fusible_op(op) for op in ops),
+    )
+    assert _fused_text(MODELS / f"{model}.mlir") == once
