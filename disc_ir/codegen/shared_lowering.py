@@ -171,13 +171,32 @@ def _outside_facts(
                 if not body.is_ancestor(u)
             )
         facts.append((t, dims, readers))
-    same = tuple(
-        (a, b)
-        for k, a in enumerate(dynamic)
-        for b in dynamic[k + 1 :]
-        if sa.is_same_num_elements(outside[a], outside[b])
-    )
-    return (tuple(facts), same)
+    return (tuple(facts), _same_num_elements_pairs(outside, dynamic, sa))
+
+
+def _same_num_elements_pairs(
+    values: list[SSAValue], indices: list[int], sa: ShapeAnalysis
+) -> tuple[tuple[int, int], ...]:
+    """The pairs (a, b), a before b in `indices`, of values provably holding
+    as many elements (`is_same_num_elements`), asked once per pair of the
+    values' element classes: a large fusion's outside values fall in a few."""
+    classes = [sa.elements_class(values[i]) for i in indices]
+    answers: dict[tuple[Any, Any], bool] = {}
+    same: list[tuple[int, int]] = []
+    for k, a in enumerate(indices):
+        va, ca = values[a], classes[k]
+        for m in range(k + 1, len(indices)):
+            b = indices[m]
+            if values[b] is va:
+                same.append((a, b))
+                continue
+            key = (ca, classes[m])
+            ok = answers.get(key)
+            if ok is None:
+                ok = answers[key] = sa.same_elements_class(ca, classes[m])
+            if ok:
+                same.append((a, b))
+    return tuple(same)
 
 
 def lowering_key(body: StructuralKey, facts: tuple[Any, ...]) -> StructuralKey:

@@ -258,3 +258,28 @@ def test_disc_pipeline_pass_applied_directly_falls_back_too(
     DiscPipelinePass(target="cpu", until="codegen").apply(ctx, module)
     expected = api.lower_to_llvm_ir(CHAINED, keep_ir=True).phase_ir["codegen"]
     assert api.print_module(module) == api.print_module(expected)
+
+
+def test_same_element_pairs_match_the_pairwise_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fusion key's pairs of outside values holding as many elements, asked
+    once per pair of element classes, are those `is_same_num_elements` gives
+    pair by pair, on every fusion of a two-layer encoder."""
+    checked: list[tuple[int, int]] = []
+    pairs = sl._same_num_elements_pairs
+
+    def both(values: list, indices: list[int], sa: object) -> tuple[tuple[int, int], ...]:
+        got = pairs(values, indices, sa)  # type: ignore[arg-type]
+        want = tuple(
+            (a, b)
+            for k, a in enumerate(indices)
+            for b in indices[k + 1 :]
+            if sa.is_same_num_elements(values[a], values[b])  # type: ignore[attr-defined]
+        )
+        assert got == want
+        checked.append((len(indices), len(got)))
+        return got
+
+    monkeypatch.setattr(sl, "_same_num_elements_pairs", both)
+    disc_ir.compile(_two_layers(MODELS / "bert_layer_dyn.mlir"))
+    # fusions where some pairs hold as many elements and others do not
+    assert any(0 < same < n * (n - 1) // 2 for n, same in checked)
