@@ -177,19 +177,17 @@ def _outside_facts(
 def _same_num_elements_pairs(
     values: list[SSAValue], indices: list[int], sa: ShapeAnalysis
 ) -> tuple[tuple[int, int], ...]:
-    """The pairs (a, b), a before b in `indices`, of values provably holding
-    as many elements (`is_same_num_elements`), asked once per pair of the
-    values' element classes: a large fusion's outside values fall in a few."""
+    """The pairs (a, b), a before b in `indices`, of distinct values (a
+    fusion's outside values are numbered once each) provably holding as many
+    elements (`is_same_num_elements`), asked once per pair of the values'
+    element classes: a large fusion's outside values fall in a few."""
     classes = [sa.elements_class(values[i]) for i in indices]
     answers: dict[tuple[Any, Any], bool] = {}
     same: list[tuple[int, int]] = []
     for k, a in enumerate(indices):
-        va, ca = values[a], classes[k]
+        ca = classes[k]
         for m in range(k + 1, len(indices)):
             b = indices[m]
-            if values[b] is va:
-                same.append((a, b))
-                continue
             key = (ca, classes[m])
             ok = answers.get(key)
             if ok is None:
