@@ -51,6 +51,17 @@ class _OrderedSet:
             self._seq[pos] = last
             self._index[last] = pos
 
+    def move_last(self, x: int) -> None:
+        """`erase(x)` then `insert(x)` for a member `x`: it swaps places with
+        the last element."""
+        seq, index = self._seq, self._index
+        last = len(seq) - 1
+        pos = index[x]
+        if pos != last:
+            other = seq[last]
+            seq[pos], seq[last] = other, x
+            index[other], index[x] = pos, last
+
     def __contains__(self, x: object) -> bool:
         return x in self._index
 
@@ -188,20 +199,17 @@ class GraphCycles:
     def _move_edge_last(self, a: int, b: int) -> None:
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
-        na, nb = self._nodes[a], self._nodes[b]
-        outs, ins = na.outputs._seq, nb.inputs._seq
-        if outs[-1] != b:
-            na.outputs.erase(b)
-            na.outputs.insert(b)
-        if ins[-1] != a:
-            nb.inputs.erase(a)
-            nb.inputs.insert(a)
+        outs, ins = self._nodes[a].outputs, self._nodes[b].inputs
+        if outs._seq[-1] != b:
+            outs.move_last(b)
+        if ins._seq[-1] != a:
+            ins.move_last(a)
 
     def touch_edge(self, a: int, b: int) -> None:
         """What `can_contract_edge(a, b)` does to the graph, without its
         answer: an existing edge a->b moves last in both ordered sets (for a
         caller that already knows it will not contract the edge)."""
-        if self.has_edge(a, b):
+        if b in self._nodes[a].outputs._index:
             self._move_edge_last(a, b)
 
     # -- updates --------------------------------------------------------------
@@ -307,10 +315,22 @@ class GraphCycles:
     def _rotate_after(self, x: int, y: int) -> None:
         """`_reorder_between(x, y)` when no input of `x` is ranked after `y`:
         the backward search would find `x` alone, so only the forward one runs."""
-        found = self._forward_dfs(y, self._nodes[x].rank)
+        nodes, ranks = self._nodes, self._ranks
+        nx = nodes[x]
+        top = nx.rank
+        found = self._forward_dfs(y, top)
         assert not found, "reorder_as_if_edge on connected nodes"
-        self._deltab = [x]
-        self._reorder()
+        # `_reorder` with `x` alone behind: `y` is the lowest of the forward
+        # nodes and `x` is above them all, so `x` takes `y`'s rank and each
+        # forward node the next rank up among theirs and `x`'s
+        fore = sorted([(nodes[n].rank, n) for n in self._deltaf])
+        nx.rank = ranks[x] = fore[0][0]
+        slots = [rank for rank, _ in fore[1:]]
+        slots.append(top)
+        for (_, n), rank in zip(fore, slots, strict=True):
+            node = nodes[n]
+            node.visited = False
+            node.rank = ranks[n] = rank
 
     def _ancestors_ranked_after(self, x: int, low: int) -> np.ndarray:
         """`x` and the nodes reaching it ranked after `low`, from the closure:
