@@ -152,6 +152,10 @@ class FusionPlanner:
         # the patterns are kept alive so their ids are not reused.
         self._refused: set[tuple[int, int]] = set()
         self._refused_patterns: list[FusionPattern] = []
+        # the current stage's strategy's `is_fusible` verdict per pattern: it
+        # reads the pattern's op list and kind, which change for no pattern
+        # while the stage contracts (merges make new patterns)
+        self._fusible: dict[FusionPattern, bool] = {}
         self._build_node_map()
 
     # -- setup --------------------------------------------------------------------
@@ -246,6 +250,7 @@ class FusionPlanner:
             self._init_fusion_patterns()
             self._refused.clear()
             self._refused_patterns.clear()
+            self._fusible.clear()
             self._edge_contraction_loop()
             if not self._finalize_patterns():
                 return None
@@ -428,11 +433,18 @@ class FusionPlanner:
         src.node_id = node
         self.leaders.union(a, b)
 
+    def _is_fusible(self, pattern: FusionPattern) -> bool:
+        """`self.strategy.is_fusible(pattern)`, asked once per pattern and stage."""
+        ok = self._fusible.get(pattern)
+        if ok is None:
+            ok = self._fusible[pattern] = self.strategy.is_fusible(pattern)
+        return ok
+
     def _try_contract(self, src: _Cluster, dst: _Cluster) -> bool:
         if (
             (id(src.pattern), id(dst.pattern)) in self._refused
-            or not self.strategy.is_fusible(src.pattern)
-            or not self.strategy.is_fusible(dst.pattern)
+            or not self._is_fusible(src.pattern)
+            or not self._is_fusible(dst.pattern)
         ):
             # refused whatever the graph says (a side the stage cannot fuse, or
             # a pair `_trial_merge` refused before): only the edge's move that

@@ -5,7 +5,8 @@ classes of patterns through `unconnected_merge_key`) agree with each other,
 never refuse a pair the strategy's full `try_fuse_inplace` would merge, and
 leave the fusion plan exactly as trying every unconnected pair does; the
 strategies' per-op verdicts (`OpFacts.fusible`) are asked once per op and
-leave the plan as asking them every time does."""
+leave the plan as asking them every time does, and so do the contraction
+loop's per-pattern verdicts (`FusionPlanner._is_fusible`)."""
 
 from __future__ import annotations
 
@@ -145,5 +146,33 @@ def test_op_verdicts_are_asked_once_and_change_nothing(
         pattern_mod.OpFacts,
         "all_fusible",
         lambda self, s, ops: all(s.is_fusible_op(op) for op in ops),
+    )
+    assert _fused_text(MODELS / f"{model}.mlir") == once
+
+
+@pytest.mark.parametrize("model", MODELS_CHECKED)
+def test_pattern_verdicts_are_asked_once_per_stage_and_change_nothing(
+    model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The contraction loop asks its stage's strategy `is_fusible` once per
+    pattern (`FusionPlanner._is_fusible`), and plans as asking every time does."""
+    asked: dict[tuple[int, int], int] = {}
+    memo = fusion.FusionPlanner._is_fusible
+    kept: list[Any] = []  # the asked patterns stay alive: their ids stay theirs
+
+    def counting(self: fusion.FusionPlanner, pattern: Any) -> bool:
+        if pattern not in self._fusible:
+            key = (id(self.strategy), id(pattern))
+            asked[key] = asked.get(key, 0) + 1
+            kept.append(pattern)
+        return memo(self, pattern)
+
+    monkeypatch.setattr(fusion.FusionPlanner, "_is_fusible", counting)
+    once = _fused_text(MODELS / f"{model}.mlir")
+    assert asked and max(asked.values()) == 1
+    monkeypatch.setattr(
+        fusion.FusionPlanner,
+        "_is_fusible",
+        lambda self, pattern: bool(self.strategy.is_fusible(pattern)),
     )
     assert _fused_text(MODELS / f"{model}.mlir") == once
