@@ -121,10 +121,13 @@ class GraphCycles:
 
     def all_nodes_in_post_order(self) -> list[int]:
         """Active nodes, consumers before producers (decreasing rank)."""
-        free = set(self._free)
-        nodes = [i for i in range(len(self._nodes)) if i not in free]
-        nodes.sort(key=lambda n: -self._nodes[n].rank)
-        return nodes
+        # the ranks of active nodes are distinct: sorting them orders the nodes
+        order = np.argsort(self._ranks)[::-1]
+        if self._free:
+            active = np.ones(len(self._nodes), dtype=bool)
+            active[self._free] = False
+            order = order[active[order]]
+        return order.tolist()
 
     def is_reachable(self, x: int, y: int) -> bool:
         """Whether a path leads from `x` to `y` (`x` reaches itself)."""
