@@ -202,11 +202,8 @@ class GraphCycles:
     def _move_edge_last(self, a: int, b: int) -> None:
         # The edge's removal and re-insertion around BladeDISC's search moves it
         # last in both ordered sets; later visiting orders depend on that.
-        outs, ins = self._nodes[a].outputs, self._nodes[b].inputs
-        if outs._seq[-1] != b:
-            outs.move_last(b)
-        if ins._seq[-1] != a:
-            ins.move_last(a)
+        self._nodes[a].outputs.move_last(b)
+        self._nodes[b].inputs.move_last(a)
 
     def touch_edge(self, a: int, b: int) -> None:
         """What `can_contract_edge(a, b)` does to the graph, without its
