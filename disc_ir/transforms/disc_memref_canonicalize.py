@@ -19,7 +19,7 @@ from xdsl.dialects import builtin
 from xdsl.dialects import memref as xmemref
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.block_order import OpOrder
@@ -51,35 +51,33 @@ def _dominates(value: SSAValue, op: Operation, order: OpOrder) -> bool:
     return False
 
 
-class FoldReinterpretCastOfAlloc(RewritePattern):
-    """reinterpret_cast(alloc) of the same type -> alloc with the cast's sizes."""
-
-    def __init__(self) -> None:
-        self.order = OpOrder()
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, xmemref.ReinterpretCastOp):
-            return
-        source = op.source
-        if not isinstance(source, OpResult) or not isinstance(source.op, xmemref.AllocOp):
-            return
-        alloc = source.op
-        if alloc.memref.type != op.result.type:
-            return
-        sizes = list(op.sizes)
-        if len(sizes) != len(alloc.dynamic_sizes):
-            return
-        if not all(_dominates(s, alloc, self.order) for s in sizes):
-            return
-        new_alloc = builders.alloc(alloc.memref.type, sizes, list(alloc.symbol_operands))
-        new_alloc.properties |= dict(alloc.properties)
-        new_alloc.attributes |= dict(alloc.attributes)
-        if SYMBOLIC_DIM_ATTR in op.attributes:
-            new_alloc.attributes[SYMBOLIC_DIM_ATTR] = op.attributes[SYMBOLIC_DIM_ATTR]
-        rewriter.insert(new_alloc, InsertPoint.before(alloc))
-        rewriter.replace_all_uses_with(alloc.memref, new_alloc.memref)
-        rewriter.replace(op, [], [new_alloc.memref])
-        rewriter.erase(alloc)
+def fold_reinterpret_cast_of_alloc(
+    op: xmemref.ReinterpretCastOp, order: OpOrder, rewriter: PatternRewriter
+) -> bool:
+    """Replace `op`, a cast of a same-typed allocation whose new sizes are
+    defined before the allocation, by a new allocation with those sizes (at
+    the old one's place); False, changing nothing, for any other cast."""
+    source = op.source
+    if not isinstance(source, OpResult) or not isinstance(source.op, xmemref.AllocOp):
+        return False
+    alloc = source.op
+    if alloc.memref.type != op.result.type:
+        return False
+    sizes = list(op.sizes)
+    if len(sizes) != len(alloc.dynamic_sizes):
+        return False
+    if not all(_dominates(s, alloc, order) for s in sizes):
+        return False
+    new_alloc = builders.alloc(alloc.memref.type, sizes, list(alloc.symbol_operands))
+    new_alloc.properties |= dict(alloc.properties)
+    new_alloc.attributes |= dict(alloc.attributes)
+    if SYMBOLIC_DIM_ATTR in op.attributes:
+        new_alloc.attributes[SYMBOLIC_DIM_ATTR] = op.attributes[SYMBOLIC_DIM_ATTR]
+    rewriter.insert(new_alloc, InsertPoint.before(alloc))
+    rewriter.replace_all_uses_with(alloc.memref, new_alloc.memref)
+    rewriter.replace(op, [], [new_alloc.memref])
+    rewriter.erase(alloc)
+    return True
 
 
 @register_pass
@@ -90,5 +88,11 @@ class DiscMemrefCanonicalizerPass(ModulePass):
     name = "disc-memref-canonicalize"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(FoldReinterpretCastOfAlloc()).rewrite_module(op)
+        # One forward walk folds every cast the greedy rewrite would: a cast's
+        # source is defined before it, so a cast of a cast folds after the inner
+        # one, and a fold enables no other (it keeps the allocation's place).
+        order = OpOrder()
+        casts = [o for o in op.walk() if isinstance(o, xmemref.ReinterpretCastOp)]
+        for cast in casts:
+            fold_reinterpret_cast_of_alloc(cast, order, PatternRewriter(cast))
         region_dce(op.body)  # xDSL's region_dce, computed in one sweep
