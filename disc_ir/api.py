@@ -67,6 +67,7 @@ from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import Diagnostic, parse_module
 from disc_ir.ir.printer import module_text
 from disc_ir.ir.verify import VerifyEach, first_verify_failure
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.pipeline import TARGETS, phase_names, phase_passes, with_sharing_fallback
 from disc_ir.rewriting.patterns import load_canonicalization_patterns
 from disc_ir.runtime import InputSpec, RalContext, RalContextOptions, RalInputError
@@ -198,7 +199,7 @@ def _reject_complex_ops(module: ModuleOp) -> None:
     """Name the first op taking or producing complex numbers (not compiled)."""
     from disc_ir.ir.parser import source_location
 
-    for op in module.walk():
+    for op in preorder_ops(module):
         for value in (*op.operands, *op.results):
             t = value.type
             if isinstance(t, ShapedType) and isinstance(t.get_element_type(), ComplexType):  # type: ignore[attr-defined]  # xDSL's ShapedType omits it; tensors define it

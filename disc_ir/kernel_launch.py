@@ -71,6 +71,7 @@ from disc_ir.dialects.okl import (
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import source_location
 from disc_ir.ir.verify import first_verify_failure
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import get_pass
 from disc_ir.rewriting.okl_kernels import (
     CIFACE_PREFIX,
@@ -283,7 +284,7 @@ def lower_to_okl(
         for o in module.body.block.ops
         if isinstance(o, func.FuncOp) and o is not f and o.body.blocks
     ]
-    if others or any(isinstance(o, func.CallOp) for o in f.walk()):
+    if others or any(isinstance(o, func.CallOp) for o in preorder_ops(f)):
         raise CompileError(
             "kernel-launch: only a graph of one function is run op by op "
             f"(functions besides '@{entry}': {', '.join('@' + n for n in others) or 'none'}; "

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import MemRefType, StringAttr, UnrankedMemRefType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 
 # ---------------------------------------------------------------------------
 # Views
@@ -226,7 +227,7 @@ class BufferViewFlowAnalysis:
 
     def __init__(self, root: Operation):
         self.dependencies: dict[SSAValue, set[SSAValue]] = {}
-        for op in root.walk():
+        for op in preorder_ops(root):
             for edge in flow_edges(op):
                 self.dependencies.setdefault(edge.source, set()).add(edge.target)
 

@@ -20,6 +20,7 @@ from disc_ir.analysis.buffer_alias import BufferViewFlowAnalysis
 from disc_ir.analysis.dominance import DominanceInfo
 from disc_ir.analysis.liveness import Liveness
 from disc_ir.ir import builders
+from disc_ir.ir.walk import preorder_ops
 
 HEAP_ALLOC_OPS: frozenset[str] = frozenset(
     {"memref.alloc", "memref.realloc", "bufferization.clone"}
@@ -35,7 +36,7 @@ def find_deallocs(value: SSAValue) -> list[Operation]:
 def heap_allocs(root: Operation) -> list[tuple[SSAValue, Operation | None]]:
     """(buffer, its single dealloc or None) for every heap allocation under `root`."""
     out: list[tuple[SSAValue, Operation | None]] = []
-    for op in root.walk():
+    for op in preorder_ops(root):
         if op.name not in HEAP_ALLOC_OPS or len(op.results) != 1:
             continue
         value = op.results[0]

@@ -22,6 +22,8 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from disc_ir.ir.walk import preorder_ops
+
 DYNAMIC = DYNAMIC_INDEX  # MLIR's ShapedType::kDynamic in static_sizes
 
 
@@ -122,7 +124,7 @@ def entry_dim_constraints(func: Operation) -> DimConstraints:
     entry_args: dict[SSAValue, int] = {
         a: a.index for a in body.args if isinstance(a, BlockArgument)
     }
-    for op in func.walk():
+    for op in preorder_ops(func):
         if not isinstance(op, memref.ReinterpretCastOp) or op.source not in entry_args:
             continue
         arg = entry_args[op.source]

@@ -23,6 +23,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from disc_ir.analysis.block_order import BlockOrder
 from disc_ir.analysis.dominance import ancestor_block_in_region, successors
+from disc_ir.ir.walk import preorder_ops
 
 
 class BlockLiveness:
@@ -55,7 +56,7 @@ class BlockLiveness:
         for op in block.ops:
             for res in op.results:
                 gather_out(res)
-            for nested in op.walk():
+            for nested in preorder_ops(op):
                 self.defined.update(nested.results)
                 self.used.update(nested.operands)
                 for r in nested.regions:
@@ -97,7 +98,7 @@ class Liveness:
 
     def __init__(self, root: Operation):
         self.blocks: dict[Block, BlockLiveness] = {}
-        for op in root.walk():
+        for op in preorder_ops(root):
             for region in op.regions:
                 self._build_region(region)
 

@@ -76,6 +76,7 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.dialects.hlo_ops_common import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 
 #: Attribute on an op defining a memref naming the SymbolicDims of its dims.
 SYMBOLIC_DIM_ATTR = "kDiscSymbolicDimAttr"
@@ -590,7 +591,7 @@ class ShapeAnalysis:
             elif isinstance(v, OpResult) and len(v.op.results) == 1:
                 v.op.attributes[SYMBOLIC_DIM_ATTR] = attr
         # function types
-        for f in module.walk():
+        for f in preorder_ops(module):
             if isinstance(f, func.FuncOp) and f.body.blocks:
                 block = f.body.block
                 last = block.last_op

@@ -56,6 +56,7 @@ from disc_ir.dialects.upstream.scf import IfOp
 from disc_ir.fusion.pattern import is_splat_dense, result_buffer
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 
 
 class Builder(OpBuilder):
@@ -252,7 +253,7 @@ REDUCE_BODY_SKIP = frozenset({"memref.alloc", "lmhlo.copy", "lmhlo.terminator", 
 
 def reduce_operator(body: Region) -> Operation:
     """The single computing op of a reduce body (`getReduceOperator`)."""
-    found = [op for op in body.walk() if op.name not in REDUCE_BODY_SKIP]
+    found = [op for op in preorder_ops(body) if op.name not in REDUCE_BODY_SKIP]
     if len(found) != 1:
         raise UnsupportedOp(
             f"unexpected reduce body: expected one computing op, found {len(found)}"
@@ -275,7 +276,7 @@ def accumulator(reduce_op: Operation) -> Accumulator:
     (`reduce_body_values`). XLA applies the body to (accumulator, element)
     pairs in an unspecified order, so either form gives XLA's result."""
     body = reduce_op.regions[0]
-    computing = [op for op in body.walk() if op.name not in REDUCE_BODY_SKIP]
+    computing = [op for op in preorder_ops(body) if op.name not in REDUCE_BODY_SKIP]
     if len(computing) != 1 or computing[0].name not in _ACCUMULATING_OPS:
         if len(reduce_op.operands) != 3:
             raise UnsupportedOp("variadic lmhlo.reduce: use variadic_reduce_values")

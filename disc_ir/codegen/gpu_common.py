@@ -64,6 +64,7 @@ from disc_ir.dialects.upstream.memref import (
     GenericAtomicRMWOp,
 )
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 
 #: Threads of a warp (`kWarpSize`).
 WARP_SIZE = 32
@@ -234,7 +235,7 @@ def _has_atomic_kind(reduce: Operation) -> bool:
     """Whether `reduce`'s body is a single op that `atomic_kind` maps (an `xor`, or a
     body of several ops, accumulates through a compare-and-swap loop instead)."""
     body = reduce.regions[0]
-    computing = [op for op in body.walk() if op.name not in elemental.REDUCE_BODY_SKIP]
+    computing = [op for op in preorder_ops(body) if op.name not in elemental.REDUCE_BODY_SKIP]
     if len(computing) != 1:
         return False
     try:

@@ -82,6 +82,7 @@ from disc_ir.codegen.input_inline import InlineError, clean_unused_lhlo_ops, inl
 from disc_ir.codegen.loop_utils import shape_values
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr
 from disc_ir.fusion.pattern import FusionPattern, is_rank2_row_reduction
+from disc_ir.ir.walk import preorder_ops
 
 
 def _cmpi(b: Builder, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -277,7 +278,7 @@ def _written_back(pattern: FusionPattern, skeletons: list[Operation]) -> list[Op
 def _redirect_loads(loop: Operation, shm: dict[SSAValue, SSAValue], per_block: int) -> None:
     """Loads of a sub-root output inside `loop` read its shared buffer instead
     (`SpecificLoader`: `shm[linear % per_block]`)."""
-    for load in [op for op in loop.walk() if isinstance(op, memref.LoadOp)]:
+    for load in [op for op in preorder_ops(loop) if isinstance(op, memref.LoadOp)]:
         buf = shm.get(load.memref)
         if buf is None:
             continue
@@ -295,7 +296,7 @@ def _redirect_loads(loop: Operation, shm: dict[SSAValue, SSAValue], per_block: i
 
 
 def _drop_workgroup_alignments(loop: Operation) -> None:
-    for op in [o for o in loop.walk() if isinstance(o, memref.AssumeAlignmentOp)]:
+    for op in [o for o in preorder_ops(loop) if isinstance(o, memref.AssumeAlignmentOp)]:
         space = getattr(op.memref.type, "memory_space", None)
         if space == AddressSpaceAttr(AddressSpace.WORKGROUP):
             op.result.replace_all_uses_with(op.memref)

@@ -63,6 +63,7 @@ from disc_ir.fusion.pattern import (
     parent_fusion,
     result_buffer,
 )
+from disc_ir.ir.walk import preorder_ops
 
 #: Upper bound of inlining steps per function (BladeDISC's `c_MAX_ITERATION`).
 MAX_ITERATIONS = 4096 * 1000
@@ -322,7 +323,7 @@ VERIFY_LOAD_LISTS = False
 
 
 def _loads_in(ops: Iterable[Operation]) -> list[memref.LoadOp]:
-    return [o for op in ops for o in op.walk() if isinstance(o, memref.LoadOp)]
+    return [o for op in ops for o in preorder_ops(op) if isinstance(o, memref.LoadOp)]
 
 
 def _ops_between(first: Operation | None, block: Block, end: Operation) -> list[Operation]:

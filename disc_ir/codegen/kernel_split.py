@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, Operation
 
 from disc_ir.codegen.loop_utils import CPU_KERNEL_FUNC_ATTR
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 
 
 def _refers_to_symbol(attrs: Iterable[Attribute]) -> bool:
@@ -67,7 +68,7 @@ def split_kernels(module: ModuleOp) -> ModuleOp | None:
     if not kernels:
         return None
     for kernel in kernels:
-        for op in kernel.walk():
+        for op in preorder_ops(kernel):
             if op is not kernel and _refers_to_symbol(
                 [*op.properties.values(), *op.attributes.values()]
             ):

@@ -43,6 +43,7 @@ from disc_ir.dialects.upstream.scf import IfOp, ParallelOp, ReduceOp
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 
 DYNAMIC = -(2**63)
 OpT = TypeVar("OpT", bound=Operation)
@@ -416,7 +417,7 @@ def collapse_parallel_loop(op: ParallelOp) -> ParallelOp:
 def walk_ops(root: Operation, names: Iterable[str]) -> list[Operation]:
     """Ops under `root` (itself excluded) named one of `names`, pre-order."""
     wanted = set(names)
-    return [o for o in root.walk() if o is not root and o.name in wanted]
+    return [o for o in preorder_ops(root) if o is not root and o.name in wanted]
 
 
 def parent_of_name(op: Operation, name: str) -> Operation | None:

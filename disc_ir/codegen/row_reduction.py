@@ -48,6 +48,7 @@ from disc_ir.codegen import elemental
 from disc_ir.codegen.common import erase_ops, iteration_buffer, split_roots
 from disc_ir.codegen.elemental import Builder
 from disc_ir.codegen.loop_schedule import lower_loop_cpu, lower_loop_tiled
+from disc_ir.ir.walk import preorder_ops
 
 
 def lower_row_reduction_cpu(
@@ -76,7 +77,7 @@ REASSOC = arith.FastMathFlagsAttr([arith.FastMathFlag.REASSOC])
 def mark_reassociable_reductions(root: Operation) -> None:
     """Give `fastmath<reassoc>` to the float add / multiply accumulating an
     `scf.for` iter_arg (the yielded value computed from the iter_arg) under `root`."""
-    for op in root.walk():
+    for op in preorder_ops(root):
         if not isinstance(op, scf.ForOp):
             continue
         block = op.body.block

@@ -69,6 +69,7 @@ from disc_ir.fusion.pattern import (
     value_users,
 )
 from disc_ir.ir.structural_key import StructuralKey, append_structure
+from disc_ir.ir.walk import preorder_ops
 
 
 class SharingFailed(DiagnosticException):
@@ -151,7 +152,7 @@ def _outside_facts(
     """What the code generation may know of `fusion`'s outside values (see the module docs)."""
     body = fusion.regions[0]
     first = next(iter(body.walk()), None)
-    written = {v for op in body.walk() for v in output_operands(op)}
+    written = {v for op in preorder_ops(body) for v in output_operands(op)}
     facts: list[Any] = []
     dynamic: list[int] = []
     for i, v in enumerate(outside):
@@ -322,7 +323,7 @@ class SharedLowering:
 
 
 def _fusions(f: func.FuncOp) -> Iterable[Operation]:
-    return (op for op in f.walk() if op.name == "lmhlo.fusion" and op.regions[0].blocks)
+    return (op for op in preorder_ops(f) if op.name == "lmhlo.fusion" and op.regions[0].blocks)
 
 
 def _candidates(f: func.FuncOp) -> list[list[tuple[Operation, StructuralKey, list[SSAValue]]]]:
@@ -331,7 +332,7 @@ def _candidates(f: func.FuncOp) -> list[list[tuple[Operation, StructuralKey, lis
     groups: dict[StructuralKey, list[tuple[Operation, StructuralKey, list[SSAValue]]]] = {}
     for fusion in _fusions(f):
         if parent_fusion(fusion) is not None or any(
-            o.name == "lmhlo.fusion" for o in fusion.regions[0].walk()
+            o.name == "lmhlo.fusion" for o in preorder_ops(fusion.regions[0])
         ):
             continue  # nested fusions are lowered by themselves
         body, outside = _body_key(fusion)
@@ -347,7 +348,7 @@ def share_fusion_lowering(module: Operation) -> SharedLowering:
     fusions have the same body structure.
     """
     duplicates: list[_Duplicate] = []
-    for f in module.walk():
+    for f in preorder_ops(module):
         if not isinstance(f, func.FuncOp) or not f.body.blocks:
             continue
         groups = _candidates(f)

@@ -87,6 +87,7 @@ from disc_ir.fusion.pattern import (
     reduce_dimensions,
     result_buffer,
 )
+from disc_ir.ir.walk import preorder_ops
 
 _BROADCASTS = ("lmhlo.broadcast_in_dim", "lmhlo.dynamic_broadcast_in_dim")
 
@@ -416,7 +417,7 @@ def _redirect_loads(
             value = replaced[value]
         return value
 
-    for op in list(loop.walk()):
+    for op in preorder_ops(loop):
         if not isinstance(op, memref.LoadOp):
             continue
         source = op.memref

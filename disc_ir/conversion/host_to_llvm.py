@@ -34,6 +34,7 @@ from disc_ir.conversion.math_to_llvm import HANDLERS as math_handlers
 from disc_ir.conversion.memref_to_llvm import HANDLERS as memref_handlers
 from disc_ir.conversion.ral_dispatch_to_llvm import RalDispatchToLLVM
 from disc_ir.conversion.typed_pointer_to_llvm import HANDLERS as pointer_handlers
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
 
 
@@ -73,7 +74,7 @@ def _lower_ops(module: builtin.ModuleOp, outline_ral_calls: bool = False) -> lis
     table = handler_table(outline_ral_calls)
     ops: list[Operation] = []
     inserted: list[Operation] = []
-    for op in module.walk():
+    for op in preorder_ops(module):
         if op.name in table:
             ops.append(op)
         elif isinstance(op, builtin.UnrealizedConversionCastOp):
@@ -189,7 +190,7 @@ def convert_to_llvm(module: builtin.ModuleOp, outline_ral_calls: bool = False) -
 def _check_legal(module: builtin.ModuleOp) -> None:
     """Raises on the first op left unconverted (casts last: they point at the cause less well)."""
     casts: list[builtin.UnrealizedConversionCastOp] = []
-    for op in module.walk():
+    for op in preorder_ops(module):
         if op is module or op.dialect_name() == "llvm":
             continue
         if isinstance(op, builtin.UnrealizedConversionCastOp):

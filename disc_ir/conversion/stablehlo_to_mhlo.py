@@ -35,6 +35,8 @@ from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.walk import preorder_ops
+
 
 def _dense_from_array(attr: DenseArrayBase[IntegerType]) -> DenseIntOrFPElementsAttr:
     values = [int(v) for v in attr.get_values()]
@@ -138,5 +140,5 @@ def legalize_op(op: Operation, rewriter: Rewriter) -> None:
 def legalize_module(module: builtin.ModuleOp) -> None:
     """Legalize every stablehlo op of `module` (nested regions included)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("stablehlo.")]:
+    for op in [o for o in preorder_ops(module) if o.name.startswith("stablehlo.")]:
         legalize_op(op, rewriter)

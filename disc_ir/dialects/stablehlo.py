@@ -90,6 +90,7 @@ from disc_ir.dialects.hlo_ops_common import (
     print_op_attrs,
     resolve,
 )
+from disc_ir.ir.walk import preorder_ops
 
 _MODULE = __name__
 
@@ -251,7 +252,7 @@ def _retag(op: Operation) -> Operation:
     for key, value in list(op.attributes.items()):
         op.attributes[key] = map_attr(value, TO_STABLEHLO_ATTR)
     for region in op.regions:
-        for inner in region.walk():
+        for inner in preorder_ops(region):
             if inner.name.startswith("mhlo."):
                 raise VerifyException(f"'{inner.name}' inside a stablehlo op")
     return op

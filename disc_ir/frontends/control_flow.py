@@ -40,6 +40,7 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.ir.walk import preorder_ops
 
 #: cloned ops above which a static loop is not unrolled
 MAX_UNROLLED_OPS = 20_000
@@ -91,7 +92,7 @@ def _terminator(block: Block) -> Operation:
 
 
 def _count_ops(block: Block) -> int:
-    return sum(1 for op in block.ops for _ in op.walk())
+    return sum(1 for op in block.ops for _ in preorder_ops(op))
 
 
 def static_trip_count(op: Operation) -> int | None:
@@ -169,7 +170,7 @@ def _pure_branch(block: Block) -> bool:
             return isinstance(t, TensorType) and not t.get_shape()
         return is_speculatable(op)
 
-    for inner in block.walk():
+    for inner in preorder_ops(block):
         if inner.name in _RETURNS:
             continue
         if inner.name in (

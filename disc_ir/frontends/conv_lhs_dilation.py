@@ -25,6 +25,7 @@ from xdsl.rewriter import Rewriter
 
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.ir.walk import preorder_ops
 
 
 def _attr(op: Operation, name: str):  # noqa: ANN202
@@ -79,7 +80,9 @@ def expand_lhs_dilation(module: ModuleOp) -> int:
     """Rewrite every `mhlo.convolution` with an input dilation (module
     docstring); returns how many were rewritten."""
     rewriter = Rewriter()
-    return sum(_expand(op, rewriter) for op in list(module.walk()) if op.name == "mhlo.convolution")
+    return sum(
+        _expand(op, rewriter) for op in preorder_ops(module) if op.name == "mhlo.convolution"
+    )
 
 
 __all__ = ["expand_lhs_dilation"]

@@ -54,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from disc_ir.dialects.hlo_attrs import i64_elements
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.ir.walk import preorder_ops
 
 TARGET = "stablehlo.dynamic_reduce_window"
 
@@ -403,7 +404,7 @@ def _expand(module: ModuleOp, op: Operation, rewriter: Rewriter) -> bool:
 def dynamic_reduce_window_calls(module: ModuleOp) -> list[Operation]:
     """The `@stablehlo.dynamic_reduce_window` custom calls of `module`."""
     calls = []
-    for op in module.walk():
+    for op in preorder_ops(module):
         target = op.attributes.get("call_target_name")
         if op.name == "mhlo.custom_call" and isinstance(target, StringAttr):
             if target.data == TARGET:

@@ -72,6 +72,7 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.frontends.stablehlo import shape_assertion_call
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.rewriting.dead_ops import would_be_trivially_dead
 
 _HOST = StringAttr("cpu")
@@ -499,7 +500,7 @@ def _live_ops(f: func.FuncOp) -> set[Operation]:
     """The ops of `f` whose results reach an op with effects (a return, a
     call with side effects) through operands, and those ops themselves."""
     live: set[Operation] = set()
-    work = [o for o in f.walk() if not would_be_trivially_dead(o)]
+    work = [o for o in preorder_ops(f) if not would_be_trivially_dead(o)]
     while work:
         op = work.pop()
         if op in live:
@@ -541,11 +542,11 @@ def _insert_checks(
     checks were added."""
     rewriter = Rewriter()
     added = 0
-    for f in [o for o in module.walk() if isinstance(o, func.FuncOp)]:
+    for f in [o for o in preorder_ops(module) if isinstance(o, func.FuncOp)]:
         if not f.body.blocks or f.sym_name.data == SHAPE_CONSTRAINT_GRAPH:
             continue
         todo: list[tuple[Operation, _Checker]] = []
-        for op in f.walk():
+        for op in preorder_ops(f):
             for pick in pickers:
                 if (checker := pick(op)) is not None:
                     todo.append((op, checker))
@@ -587,7 +588,7 @@ def insert_slice_bounds_checks(module: ModuleOp) -> int:
     `RuntimeCheckError` for constant bounds out of range."""
     rewriter = Rewriter()
     added = 0
-    for op in list(module.walk()):
+    for op in preorder_ops(module):
         if op.name == "mhlo.real_dynamic_slice" and len(op.operands) == 4:
             before = op.prev_op
             _check_slice(op, rewriter)

@@ -44,6 +44,7 @@ from xdsl.rewriter import Rewriter
 from disc_ir.analysis.placement import shape_calc_operand_indices
 from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 
 #: the most extents a rewritten shape may have (shapes are as long as ranks)
 MAX_EXTENTS = 16
@@ -105,7 +106,7 @@ def _extents(piece: SSAValue, element: Attribute) -> tuple[list[Operation], list
 
 def concatenated_shapes_to_from_elements(module: builtin.ModuleOp) -> int:
     """Rewrite the shape-operand concatenates of `module` (see the module docstring)."""
-    targets = [op for op in module.walk() if _rewritable(op)]
+    targets = [op for op in preorder_ops(module) if _rewritable(op)]
     rewriter = Rewriter()
     for op in targets:
         result_type = op.results[0].type

@@ -62,6 +62,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from disc_ir.frontends.shape_operands import concatenated_shapes_to_from_elements
 from disc_ir.ir.context import make_context
 from disc_ir.ir.parser import parse_module
+from disc_ir.ir.walk import preorder_ops
 
 SHAPE_ASSERTION_TARGET = "shape_assertion"
 """The custom-call target jax.export uses for its shape checks."""
@@ -150,7 +151,7 @@ def _reject_recursion(module: ModuleOp) -> None:
     callees: dict[str, set[str]] = {}
     for name, f in _functions(module).items():
         callees[name] = {
-            op.callee.root_reference.data for op in f.walk() if isinstance(op, func.CallOp)
+            op.callee.root_reference.data for op in preorder_ops(f) if isinstance(op, func.CallOp)
         }
     state: dict[str, int] = {}  # 1: on the DFS stack, 2: done
 
@@ -175,7 +176,7 @@ def inline_calls(module: ModuleOp) -> None:
     rewriter = Rewriter()
     for _ in range(_MAX_INLINE_DEPTH):
         funcs = _functions(module)
-        calls = [op for op in module.walk() if isinstance(op, func.CallOp)]
+        calls = [op for op in preorder_ops(module) if isinstance(op, func.CallOp)]
         if not calls:
             return
         for call in calls:
@@ -194,7 +195,7 @@ def inline_calls(module: ModuleOp) -> None:
 def remove_unused_private_functions(module: ModuleOp, keep: str) -> None:
     """Erase private functions nothing refers to any more, except `keep`."""
     used: set[str] = set()
-    for op in module.walk():
+    for op in preorder_ops(module):
         for attr in op.attributes.values():
             if isinstance(attr, builtin.SymbolRefAttr):
                 used.add(attr.root_reference.data)
@@ -307,7 +308,7 @@ def reject_dynamic_custom_calls(module: ModuleOp) -> None:
     failure deep in the pipeline."""
     from disc_ir.ir.parser import source_location
 
-    for op in module.walk():
+    for op in preorder_ops(module):
         if op.name != "mhlo.custom_call":
             continue
         target = op.attributes.get("call_target_name")
@@ -325,7 +326,7 @@ def reject_dynamic_custom_calls(module: ModuleOp) -> None:
 def lower_shape_assertions(module: ModuleOp) -> None:
     """Lower every `shape_assertion` custom call of `module`."""
     rewriter = Rewriter()
-    for op in list(module.walk()):
+    for op in preorder_ops(module):
         if op.name != "mhlo.custom_call":
             continue
         target = op.attributes.get("call_target_name")

@@ -51,6 +51,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input, Position, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from disc_ir.ir.walk import preorder_ops
+
 _SOURCE_LOCATIONS: weakref.WeakKeyDictionary[Operation, tuple[int, int]] = (
     weakref.WeakKeyDictionary()
 )
@@ -381,7 +383,7 @@ class DiscParser(Parser):
             cache[loc] = out
             return out
 
-        for op in module.walk():
+        for op in preorder_ops(module):
             op.location = resolve(op.location)  # type: ignore[assignment]  # resolve() maps a location to a location
             for region in op.regions:
                 for block in region.blocks:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from xdsl.ir import Block, Operation, SSAValue
 
 from disc_ir.dialects.upstream.gpu import LaunchOp
+from disc_ir.ir.walk import preorder_ops
 
 SINKABLE = frozenset({"arith.constant", "memref.dim", "arith.select", "arith.cmpi"})
 
@@ -34,7 +35,7 @@ def used_values_defined_above(op: Operation) -> list[SSAValue]:
     """Values used in `op`'s regions and defined outside them, in first-use order
     (MLIR's `getUsedValuesDefinedAbove` with a SetVector)."""
     seen: dict[SSAValue, None] = {}
-    for inner in op.walk():
+    for inner in preorder_ops(op):
         if inner is op:
             continue
         for operand in inner.operands:

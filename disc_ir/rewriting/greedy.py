@@ -47,6 +47,7 @@ from xdsl.traits import (
 from disc_ir.ir.trait_cache import (
     has_trait,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.rewriting.dead_ops import is_trivially_dead, is_trivially_dead_as_xdsl, region_dce
 from disc_ir.rewriting.folder import ConstantFolder
 from disc_ir.rewriting.folding import (
@@ -196,7 +197,7 @@ class GreedyRewriteDriver:
 
     def _on_remove(self, op: Operation) -> None:
         self._add_operands(list(op.operands))
-        for nested in op.walk():
+        for nested in preorder_ops(op):
             self._remove_from_worklist(nested)
             self.folder.notify_removal(nested)
 
@@ -219,7 +220,7 @@ class GreedyRewriteDriver:
                 self._add_single(op)
         else:
             for region in regions:
-                for op in list(region.walk()):
+                for op in preorder_ops(region):
                     if op.parent is None:
                         continue
                     if not self._insert_known_constant(op):

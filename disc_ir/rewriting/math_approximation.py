@@ -58,10 +58,11 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.ir import builders
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 LN2 = 0.693147180559945309417232121458176568
 LOG2E = 1.442695040888963407359924681001892137

@@ -20,6 +20,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH
 from disc_ir.dialects.okl import GetTensorAsRetOp, LauncherContextType
+from disc_ir.ir.walk import preorder_ops
 
 #: the dialects whose ops run as wrapped kernels
 KERNEL_DIALECTS = ("mhlo", "chlo", "mhlo_disc")
@@ -65,7 +66,7 @@ def used_values(op: Operation) -> list[SSAValue]:
     """The values `op` reads: its operands, then the values its regions use
     from outside it (a sort comparator's constant), each once."""
     seen: dict[SSAValue, None] = dict.fromkeys(op.operands)
-    for inner in op.walk():
+    for inner in preorder_ops(op):
         if inner is op:
             continue
         for value in inner.operands:

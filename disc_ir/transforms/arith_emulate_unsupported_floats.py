@@ -36,6 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 _FLOAT_TYPES: dict[str, Attribute] = {
@@ -131,7 +132,7 @@ class ArithEmulateUnsupportedFloatsPass(ModulePass):
             raise DiagnosticException("arith-emulate-unsupported-floats: no target-type given")
         target = _float_type(self.target_type, "target-type")
         sources = frozenset(_float_type(s, "source-types") for s in self.source_types)
-        for inner in list(op.walk()):
+        for inner in preorder_ops(op):
             if inner.dialect_name() not in ("arith", "math") or inner.name in _KEPT:
                 continue
             emulate_op(inner, sources, target)

@@ -50,6 +50,7 @@ from disc_ir.analysis.buffer_alias import (
 from disc_ir.analysis.buffer_placement import heap_allocs, insert_dealloc_after_last_use
 from disc_ir.analysis.dominance import DominanceInfo, successors
 from disc_ir.analysis.liveness import Liveness
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -82,7 +83,7 @@ def has_backedges(region: Region) -> bool:
 
 def check_supported_control_flow(root: Operation) -> None:
     """Raise on CFG loops and on region ops with results of unknown control flow."""
-    for op in root.walk():
+    for op in preorder_ops(root):
         for region in op.regions:
             if len(region.blocks) > 1 and has_backedges(region):
                 raise DiagnosticException("Only structured control-flow loops are supported.")
@@ -203,7 +204,7 @@ class BufferDeallocation:
 def program_order(root: Operation) -> dict[SSAValue, int]:
     """A number for each value under `root`, in the order the values are defined."""
     order: dict[SSAValue, int] = {}
-    for op in root.walk():
+    for op in preorder_ops(root):
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:

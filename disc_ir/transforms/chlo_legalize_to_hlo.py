@@ -62,6 +62,7 @@ from disc_ir.dialects.hlo_attrs import (
     ints,
 )
 from disc_ir.ir.mhlo_builder import MhloBuilder
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting import chlo_math
 
@@ -360,7 +361,9 @@ def _MHLO_NAMES() -> set[str]:  # noqa: N802 - a cached constant
 def legalize_chlo(module: builtin.ModuleOp) -> None:
     """Rewrite the chlo ops of `module` this pass knows (module docstring)."""
     rewriter = Rewriter()
-    for op in [o for o in module.walk() if o.name.startswith("chlo.") or o.name in _MHLO_EXPANDED]:
+    for op in [
+        o for o in preorder_ops(module) if o.name.startswith("chlo.") or o.name in _MHLO_EXPANDED
+    ]:
         _legalize(op, rewriter)
 
 

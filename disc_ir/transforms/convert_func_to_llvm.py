@@ -22,7 +22,6 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -30,6 +29,7 @@ from disc_ir.conversion.func_to_llvm import converted_function_type, func_to_llv
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
 from disc_ir.rewriting.okl_kernels import CIFACE_PREFIX
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def c_interface_wrapper(f: func.FuncOp) -> llvm.FuncOp:

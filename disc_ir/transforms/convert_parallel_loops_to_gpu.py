@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from disc_ir.codegen.gpu_mapping import MAPPING_ATTR
 from disc_ir.dialects.upstream.gpu import LaunchOp, TerminatorOp
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: position of each processor's id among the 12 `gpu.launch` body arguments
@@ -304,8 +305,8 @@ class ConvertParallelLoopToGpuPass(ModulePass):
     name = "convert-parallel-loops-to-gpu"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
-            for loop in [o for o in func.walk() if isinstance(o, scf.ParallelOp)]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
+            for loop in [o for o in preorder_ops(func) if isinstance(o, scf.ParallelOp)]:
                 if loop.parent_block() is not None and _is_outermost_mapped(loop):
                     _Converter(loop).run()
 

@@ -24,17 +24,14 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
 from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import SwitchLowering
 
 from disc_ir.ir import builders
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def _inline_reduction(

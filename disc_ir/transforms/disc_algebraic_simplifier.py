@@ -72,6 +72,7 @@ from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds
 from disc_ir.ir import builders
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.dense_splat import first_value
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
 from disc_ir.rewriting.folding.floats import round_to
@@ -669,7 +670,7 @@ class DiscAlgebraicSimplifierPass(ModulePass):
     name = "disc-algebraic-simplifier"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             table = _patterns_for(func)
             apply_canonicalization(
                 ctx,

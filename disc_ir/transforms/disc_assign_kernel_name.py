@@ -31,6 +31,7 @@ from xdsl.passes import ModulePass
 
 from disc_ir.codegen.kernel_names import fusion_full_name, kernel_func
 from disc_ir.fusion.pattern import parent_fusion
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 LAUNCH_FUNC = "gpu.launch_func"
@@ -47,12 +48,14 @@ def rename_kernel(module: builtin.ModuleOp, launch: Operation, name: str) -> Non
 
 def assign_kernel_names(module: builtin.ModuleOp) -> None:
     """Name the kernels of every launch in `module`."""
-    for fusion in [op for op in module.walk() if op.name == "lmhlo.fusion"]:
-        launches = [op for op in fusion.walk() if op.name == LAUNCH_FUNC]
+    for fusion in [op for op in preorder_ops(module) if op.name == "lmhlo.fusion"]:
+        launches = [op for op in preorder_ops(fusion) if op.name == LAUNCH_FUNC]
         full_name = fusion_full_name(fusion)
         for i, launch in enumerate(launches):
             rename_kernel(module, launch, full_name + (f"_{i}" if i else ""))
-    outside = [op for op in module.walk() if op.name == LAUNCH_FUNC and parent_fusion(op) is None]
+    outside = [
+        op for op in preorder_ops(module) if op.name == LAUNCH_FUNC and parent_fusion(op) is None
+    ]
     for i, launch in enumerate(outside):
         old = launch.kernel.nested_references.data[0].data  # type: ignore[attr-defined]  # a gpu.func / gpu.launch_func, found by op name
         rename_kernel(module, launch, f"gKernel_{i}_{old}")

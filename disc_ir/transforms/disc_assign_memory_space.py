@@ -56,6 +56,7 @@ from disc_ir.analysis.buffer_alias import (
 )
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 GPU_GLOBAL = AddressSpaceAttr(AddressSpace.GLOBAL)
@@ -95,7 +96,7 @@ def clone_small_lmhlo_const_ops(module: builtin.ModuleOp) -> None:
     """Give each lmhlo reader of a small shared `lmhlo.constant` buffer its own copy."""
     consts = [
         op
-        for op in module.walk()
+        for op in preorder_ops(module)
         if op.name == "lmhlo.constant"
         and op.operands
         and not _inside(op, ("lmhlo.reduce", "lmhlo.fusion"))
@@ -146,7 +147,7 @@ def _inside(op: Operation, names: tuple[str, ...]) -> bool:
 
 
 def _program_order_key(module: Operation):
-    order = {o: i for i, o in enumerate(module.walk())}
+    order = {o: i for i, o in enumerate(preorder_ops(module))}
     return lambda o: order.get(o, 0)
 
 
@@ -286,7 +287,7 @@ def _with_space(t: Attribute, space: Attribute) -> Attribute:
 
 def _apply(assigner: _Assigner, root: Operation) -> None:
     """Rewrite the types of the device buffers under `root`."""
-    for op in list(root.walk()):
+    for op in preorder_ops(root):
         for region in op.regions:
             for block in region.blocks:
                 _apply_block_args(assigner, block)

@@ -41,6 +41,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -142,7 +143,7 @@ class DiscBF16ExpansionPass(ModulePass):
     OPTION_HELP: ClassVar[dict[str, str]] = {}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in list(op.walk()):
+        for inner in preorder_ops(op):
             _rewrite(inner)
 
 

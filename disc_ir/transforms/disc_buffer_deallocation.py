@@ -25,6 +25,7 @@ from disc_ir.analysis.buffer_alias import BufferViewFlowAnalysis, is_memref
 from disc_ir.analysis.buffer_placement import insert_dealloc_after_last_use
 from disc_ir.analysis.dominance import DominanceInfo
 from disc_ir.analysis.liveness import Liveness
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 CANDIDATE_OPS: frozenset[str] = frozenset({"lmhlo_disc.custom_call_v2"})
@@ -33,7 +34,13 @@ CANDIDATE_OPS: frozenset[str] = frozenset({"lmhlo_disc.custom_call_v2"})
 
 def find_candidates(root: Operation) -> list[SSAValue]:
     """The memref results of the buffer-allocating DISC ops under `root`."""
-    return [r for op in root.walk() if op.name in CANDIDATE_OPS for r in op.results if is_memref(r)]
+    return [
+        r
+        for op in preorder_ops(root)
+        if op.name in CANDIDATE_OPS
+        for r in op.results
+        if is_memref(r)
+    ]
 
 
 def deallocate_disc_buffers(f: Operation) -> None:

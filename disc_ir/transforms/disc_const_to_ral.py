@@ -59,6 +59,7 @@ from disc_ir.analysis.ral_context import context_of, default_stream_ops, is_comp
 from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.resources import lookup_blob
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.runtime.ral_metadata import (
     MetadataEntry,
@@ -235,7 +236,7 @@ class DiscConstToRALPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         worklist: list[Operation] = []
-        for o in op.walk():
+        for o in preorder_ops(op):
             if o.name != "lmhlo.constant" or _inside(o, "lmhlo.fusion"):
                 continue
             f = _parent_func(o)

@@ -37,7 +37,6 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, llvm
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -49,9 +48,11 @@ from disc_ir.conversion.gpu_to_nvvm import gpu_to_nvvm_patterns
 from disc_ir.conversion.host_to_llvm import expand_descriptors
 from disc_ir.conversion.math_to_llvm import math_to_llvm_patterns
 from disc_ir.conversion.memref_to_llvm import memref_to_llvm_patterns
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
 from disc_ir.rewriting.math_approximation import approximate_math
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 #: LLVM intrinsics the NVPTX backend selects natively (others would need a libm call,
 #: which aborts LLVM's instruction selection): base name -> float types allowed (None: any)
@@ -113,7 +114,7 @@ def _intrinsic_base(op: Operation) -> tuple[str, str] | None:
 
 def _check_legal(module: builtin.ModuleOp, kernel_module: str) -> None:
     where = f"gpu.module @{kernel_module}"
-    for op in module.walk():
+    for op in preorder_ops(module):
         if op is module or isinstance(op, builtin.UnrealizedConversionCastOp):
             continue
         intrinsic = _intrinsic_base(op)
@@ -132,7 +133,7 @@ def _check_legal(module: builtin.ModuleOp, kernel_module: str) -> None:
                 f"{where}: the kernel calls external function '{op.sym_name.data}' "
                 "(a math op without a device lowering; a GPU has no libm)"
             )
-    for op in module.walk():
+    for op in preorder_ops(module):
         if isinstance(op, builtin.UnrealizedConversionCastOp):
             types = f"{op.operands[0].type} to {op.results[0].type}" if op.operands else ""
             raise DiagnosticException(f"{where}: could not convert a value of type {types}")
@@ -163,7 +164,7 @@ def convert_kernel_module(gpu_module: builtin.Operation) -> None:
         PatternRewriteWalker(greedy_applier(patterns), apply_recursively=True).rewrite_module(
             wrapper
         )
-        expand_descriptors(wrapper.walk())
+        expand_descriptors(preorder_ops(wrapper))
         reconcile_unrealized_casts(wrapper, warn_on_failure=False)
         name = gpu_module.properties.get("sym_name") or gpu_module.attributes.get("sym_name")
         _check_legal(wrapper, getattr(name, "data", "?"))

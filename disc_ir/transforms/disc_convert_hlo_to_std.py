@@ -20,17 +20,13 @@ from xdsl.dialects import arith, builtin, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.mhlo import ComputeReshapeShapeOp
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def _index_const(value: int) -> arith.ConstantOp:

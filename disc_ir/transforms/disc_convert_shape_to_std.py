@@ -30,17 +30,14 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.dialects.hlo_attrs import ints, shape_of
 from disc_ir.ir import builders
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
 from disc_ir.rewriting.shape_reification import DimValue, ShapeBuilder, op_attr
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def _static_extent_count(value: SSAValue) -> int | None:

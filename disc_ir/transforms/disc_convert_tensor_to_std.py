@@ -19,12 +19,13 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 class UnrollGenerate(RewritePattern):

@@ -40,6 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from disc_ir.dialects.upstream.memref import AtomicRMWOp, AtomicYieldOp, GenericAtomicRMWOp
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: `atomic_rmw` kinds without an LLVM `atomicrmw` equivalent
@@ -92,7 +93,7 @@ def convert_unhandled_atomic_rmw(module: Operation) -> int:
     returns how many."""
     todo = [
         op
-        for op in module.walk()
+        for op in preorder_ops(module)
         if isinstance(op, AtomicRMWOp) and op.kind_name in UNHANDLED_KINDS
     ]
     for op in todo:

@@ -31,6 +31,7 @@ from disc_ir.codegen.loop_utils import (
     constant_index_value,
     parent_of_name,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 MAX_ITERATIONS_SMALL_PARALLEL = 64
@@ -69,7 +70,7 @@ def is_small_for_op(op: scf.ForOp) -> bool:
 
 def is_small_cpu_kernel(op: scf.ParallelOp) -> bool:
     """`op` and every loop nested in it run only a few iterations."""
-    for inner in op.walk():
+    for inner in preorder_ops(op):
         if isinstance(inner, scf.ForOp) and not is_small_for_op(inner):
             return False
         if isinstance(inner, scf.ParallelOp) and not is_small_parallel_op(inner):
@@ -87,7 +88,7 @@ class DiscCpuMapParallelLoopPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         candidates = [
             o
-            for o in op.walk()
+            for o in preorder_ops(op)
             if isinstance(o, scf.ParallelOp) and parent_of_name(o, "scf.parallel") is None
         ]
         for ploop in candidates:

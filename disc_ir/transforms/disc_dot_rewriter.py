@@ -57,6 +57,7 @@ from disc_ir.dialects.mhlo import (  # type: ignore[attr-defined]  # mhlo builds
     TransposeOp,
 )
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
 from disc_ir.rewriting.greedy import GreedyConfig
@@ -578,5 +579,5 @@ class DiscDotRewriterPass(ModulePass):
     name = "disc-dot-rewriter"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             apply_canonicalization(ctx, func, GreedyConfig(), patterns=_patterns)

@@ -42,6 +42,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.analysis.placement import PLACEMENT_ATTR as PLACEMENT
 from disc_ir.dialects import mhlo
 from disc_ir.dialects.hlo_attrs import ints
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: reduce bodies a small integer reduction keeps in i32 (op name -> op name in i32)
@@ -209,7 +210,7 @@ class DiscElementTypeConverterPass(ModulePass):
     promote_fp16_sensitive_ops_to_f32: bool = False
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for target in list(op.walk()):
+        for target in preorder_ops(op):
             if target.parent is None:
                 continue  # replaced already
             name = target.name

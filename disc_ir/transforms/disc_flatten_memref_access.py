@@ -37,6 +37,7 @@ from disc_ir.codegen.loop_utils import (
     shape_values,
 )
 from disc_ir.dialects.disc_shape import LinearizeOp
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -78,16 +79,16 @@ class DiscFlattenMemrefAccessPass(ModulePass):
     name = "disc-flatten-memref-access"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             # Collect first: the rewrite adds loads/stores of its own.
             loads = [
                 o
-                for o in func.walk()
+                for o in preorder_ops(func)
                 if isinstance(o, memref.LoadOp) and _flattenable(o, o.memref.type)
             ]
             stores = [
                 o
-                for o in func.walk()
+                for o in preorder_ops(func)
                 if isinstance(o, memref.StoreOp) and _flattenable(o, o.memref.type)
             ]
             for load in loads:

@@ -33,6 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.analysis.buffer_alias import is_lmhlo_op
 from disc_ir.fusion.pattern import parent_fusion
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -98,7 +99,7 @@ def fuse_splat_constant(constant: Operation, order: dict[Operation, int]) -> boo
 
 def fuse_splat_constants(root: Operation) -> int:
     """Fuse every unfused splat constant under `root`; return how many changed."""
-    order = {op: i for i, op in enumerate(root.walk())}
+    order = {op: i for i, op in enumerate(preorder_ops(root))}
     worklist = [op for op in order if is_splat_constant(op) and parent_fusion(op) is None]
     return sum(1 for constant in worklist if fuse_splat_constant(constant, order))
 

@@ -72,6 +72,7 @@ from disc_ir.fusion.strategy_base import (
     FusionStrategy,
     PlacementAwareFusionStrategy,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -219,7 +220,7 @@ class FusionPlanner:
             self.strategy.init_fusion_pattern(self.shape_analysis, pattern)
             self.clusters.append(_Cluster(node_id, pattern))
             self.op_to_node[op] = node_id
-            for nested in op.walk():
+            for nested in preorder_ops(op):
                 for v in nested.operands:
                     writer = self._find_last_writer(v)
                     src = self.op_to_node.get(writer) if writer is not None else None
@@ -711,7 +712,7 @@ def name_fusions(
     op; for the fusions in `made_from`, whose type the plan already knows,
     without running the strategy's analysis again."""
     made_from = made_from or {}
-    fusions = [op for op in f.walk() if op.name == "lmhlo.fusion"]
+    fusions = [op for op in preorder_ops(f) if op.name == "lmhlo.fusion"]
     names = {fusion_name(op) for op in fusions if fusion_name(op)}
     counters: dict[str, int] = {}
     func_name = f.sym_name.data
@@ -762,7 +763,7 @@ class DiscFusionPass(ModulePass):
                 f"disc-fusion: unknown fusion-strategy '{self.fusion_strategy}' "
                 "(expected base or stitch)"
             )
-        for f in [o for o in op.walk() if isinstance(o, func.FuncOp)]:
+        for f in [o for o in preorder_ops(op) if isinstance(o, func.FuncOp)]:
             if f.sym_name.data == SHAPE_CONSTRAINT_GRAPH or not f.body.blocks:
                 continue
             self._run_on_function(f)

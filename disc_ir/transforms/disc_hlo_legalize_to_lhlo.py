@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.conversion.bufferization import (
@@ -60,6 +60,7 @@ from disc_ir.dialects import lmhlo_disc
 from disc_ir.ir import builders
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.shape_reification import DimValue, ShapeBuilder, op_attr
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 LMHLO_DISC_OPS: dict[str, type[Operation]] = {
     op.name: op for op in lmhlo_disc.LMHLO_DISC.operations

@@ -18,12 +18,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from disc_ir.ir.diagnostics import RejectedInput
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
 def holds_stablehlo(module: ModuleOp) -> bool:
     """Whether some op of `module` is a stablehlo op."""
-    return any(op.name.startswith("stablehlo.") for op in module.walk())
+    return any(op.name.startswith("stablehlo.") for op in preorder_ops(module))
 
 
 @register_pass

@@ -30,13 +30,16 @@ from disc_ir.codegen.cleanup import fold_greedily
 from disc_ir.codegen.input_inline import InlineError, inline_fusion
 from disc_ir.codegen.shared_lowering import is_shared_duplicate
 from disc_ir.fusion.pattern import FusionType, fusion_type_of
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 _ALLOWED_LEFTOVERS = frozenset({"lmhlo.terminator", "lmhlo_disc.printf"})
 
 
 def _fusions(root: Operation) -> list[Operation]:
-    return [op for op in root.walk() if op.name == "lmhlo.fusion" and not is_shared_duplicate(op)]
+    return [
+        op for op in preorder_ops(root) if op.name == "lmhlo.fusion" and not is_shared_duplicate(op)
+    ]
 
 
 def check_leftovers(fusion: Operation) -> None:
@@ -44,7 +47,7 @@ def check_leftovers(fusion: Operation) -> None:
     if fusion_type_of(fusion) is FusionType.STITCH:
         return
     to_remove: list[Operation] = []
-    for op in fusion.regions[0].walk():
+    for op in preorder_ops(fusion.regions[0]):
         if not is_lmhlo_op(op) or op.name in _ALLOWED_LEFTOVERS:
             continue
         if op.name == "lmhlo.constant":
@@ -76,7 +79,7 @@ class InputInlineFusionPass(ModulePass):
     name = "disc-input-inline-fusion"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for f in list(op.walk()):
+        for f in preorder_ops(op):
             if isinstance(f, func.FuncOp) and f.body.blocks:
                 input_inline_fusion(f)
                 fold_greedily(ctx, f)

@@ -21,6 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.codegen import shared_lowering
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -35,7 +36,7 @@ class DiscInstantiateSharedFusionLoweringPass(ModulePass):
         shared = shared_lowering.take(op)
         if shared is not None:
             shared.instantiate()
-        elif any(shared_lowering.is_shared_duplicate(o) for o in op.walk()):
+        elif any(shared_lowering.is_shared_duplicate(o) for o in preorder_ops(op)):
             raise DiagnosticException(
                 "fusions are marked 'disc.fusion.lowered_as' by another run: run "
                 "disc-mark-shared-fusion-lowering in the same pipeline"

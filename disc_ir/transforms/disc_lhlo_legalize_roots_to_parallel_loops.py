@@ -103,6 +103,7 @@ from disc_ir.fusion.pattern import (
     is_rank2_row_reduction,
     set_fusion_attrs,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: Functions holding a compute-intensive (dot) fusion are skipped (`kFuncCompIntensFusionAttr`).
@@ -124,7 +125,7 @@ def collect_work(f: func.FuncOp) -> tuple[list[Operation], list[Operation], list
     cpu_ops: list[Operation] = []
     gpu_ops: list[Operation] = []
     fusions: list[Operation] = []
-    for op in f.walk():
+    for op in preorder_ops(f):
         if not is_lmhlo_op(op) or op.name in _SKIPPED:
             continue
         if op.name == "lmhlo.fusion":
@@ -303,7 +304,7 @@ class DiscLhloLegalizeRootsToParallelLoopsPass(ModulePass):
     }
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for f in [o for o in op.walk() if isinstance(o, func.FuncOp)]:
+        for f in [o for o in preorder_ops(op) if isinstance(o, func.FuncOp)]:
             if skip_function(f):
                 continue
             legalize_roots(f, self.cpu_only)

@@ -94,6 +94,7 @@ from disc_ir.dialects.disc_ral import DispatchOp
 from disc_ir.dialects.hlo_attrs import ConvDimensionNumbersAttr, DotDimensionNumbersAttr, ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import apply_canonicalization
 from disc_ir.rewriting.greedy import GreedyConfig
@@ -844,7 +845,7 @@ class DiscLowerToLibraryCallPass(ModulePass):
         def patterns(o: Operation) -> Sequence[RewritePattern]:
             return table.get(o.name, ())
 
-        funcs = [f for f in op.walk() if f.name == "func.func" and f.regions[0].blocks]
+        funcs = [f for f in preorder_ops(op) if f.name == "func.func" and f.regions[0].blocks]
         for f in funcs:
             if is_comp_intens_fusion_func(f):
                 continue

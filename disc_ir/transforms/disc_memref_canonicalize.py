@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint
 
 from disc_ir.analysis.block_order import OpOrder
 from disc_ir.ir import builders
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.dead_ops import region_dce
 
@@ -92,7 +93,7 @@ class DiscMemrefCanonicalizerPass(ModulePass):
         # source is defined before it, so a cast of a cast folds after the inner
         # one, and a fold enables no other (it keeps the allocation's place).
         order = OpOrder()
-        casts = [o for o in op.walk() if isinstance(o, xmemref.ReinterpretCastOp)]
+        casts = [o for o in preorder_ops(op) if isinstance(o, xmemref.ReinterpretCastOp)]
         for cast in casts:
             fold_reinterpret_cast_of_alloc(cast, order, PatternRewriter(cast))
         region_dce(op.body)  # xDSL's region_dce, computed in one sweep

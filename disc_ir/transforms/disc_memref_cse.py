@@ -23,6 +23,7 @@ from xdsl.dialects import builtin, memref
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import get_pass, register_pass
 
 MAX_ITERATIONS = 4096
@@ -74,7 +75,7 @@ def try_load_cse(load: memref.LoadOp, pending: set[memref.LoadOp]) -> bool:
 
 def memref_load_cse(root: Operation) -> bool:
     """One round of load CSE over `root`; True if something changed."""
-    loads = [op for op in root.walk() if isinstance(op, memref.LoadOp)]
+    loads = [op for op in preorder_ops(root) if isinstance(op, memref.LoadOp)]
     pending = set(loads)
     changed = False
     for load in loads:

@@ -30,17 +30,14 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, memref
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from disc_ir.analysis.buffer_alias import buffer_writes, is_view_like
 from disc_ir.analysis.dominance import DominanceInfo
 from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.codegen.loop_utils import constant_index_value
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def _scalar_index(indices: tuple[SSAValue, ...] | list[SSAValue]) -> int | None:

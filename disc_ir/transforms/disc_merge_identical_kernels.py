@@ -44,6 +44,7 @@ from xdsl.passes import ModulePass
 
 from disc_ir.codegen.loop_utils import CPU_KERNEL_FUNC_ATTR
 from disc_ir.ir.structural_key import StructuralKey, append_structure, identical_symbols
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: stands for the kernel's own name in its fingerprint
@@ -148,7 +149,7 @@ def _rewrite_references(
     for top in module.body.block.ops:
         if top in skip:
             continue
-        for op in top.walk():
+        for op in preorder_ops(top):
             for attrs in (op.attributes, op.properties):
                 stale = [k for k, a in attrs.items() if k != "sym_name" and _mentions(a, names)]
                 for key in stale:

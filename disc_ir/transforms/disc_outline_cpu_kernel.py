@@ -77,6 +77,7 @@ from disc_ir.dialects.disc_ral import CpuLaunchOp, RalExecutionContextType
 from disc_ir.dialects.upstream.scf import ParallelOp
 from disc_ir.ir import builders
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import get_pass, register_pass
 
 FUSION_NAME_ATTR = "disc.fusion.name"
@@ -102,7 +103,7 @@ def used_values_defined_above(region: Region, into: list[SSAValue]) -> None:
     defined outside it (MLIR's getUsedValuesDefinedAbove)."""
     seen = set(into)
     parent = region.parent_op()
-    for op in region.walk():
+    for op in preorder_ops(region):
         for operand in op.operands:
             if operand in seen:
                 continue
@@ -175,7 +176,7 @@ def sink_operations(region: Region) -> None:
         return
     # The uses inside the region take the clones: one walk of the region (a
     # sunk value, e.g. a shared constant, may have uses all over the function).
-    for op in region.walk():
+    for op in preorder_ops(region):
         if op in clones:
             continue
         operands = op.operands
@@ -318,7 +319,7 @@ def outline_kernel(wrapper: scf.IfOp, name: str, operands: list[SSAValue]) -> fu
             block.add_op(func.ReturnOp())
             continue
         block.add_op(op)
-    for op in block.walk():
+    for op in preorder_ops(block):
         if any(v in mapping for v in op.operands):
             op.operands = tuple(mapping.get(v, v) for v in op.operands)
     kernel = func.FuncOp(name, ([v.type for v in operands], []), Region(block))
@@ -341,7 +342,7 @@ def _unique_name(name: str, taken: set[str]) -> str:
 def process_function(ctx: Context, fn: func.FuncOp, taken: set[str]) -> None:
     loops = [
         op
-        for op in fn.walk()
+        for op in preorder_ops(fn)
         if isinstance(op, ParallelOp)
         and parent_of_name(op, "scf.parallel") is None
         and SMALL_CPU_KERNEL_ATTR not in op.attributes

@@ -52,6 +52,7 @@ from disc_ir.analysis.ral_context import is_comp_intens_fusion_func
 from disc_ir.dialects.disc_ral import RalExecutionContextType, RecvInputOp, SendOutputOp
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 _READ_ONLY_USERS = frozenset(
@@ -231,13 +232,13 @@ def _rewrite_entry(entry: func.FuncOp) -> None:
 
 
 def _calls(f: func.FuncOp) -> Iterable[func.CallOp]:
-    for op in f.walk():
+    for op in preorder_ops(f):
         if isinstance(op, func.CallOp):
             yield op
 
 
 def _needs_context_locally(f: func.FuncOp) -> bool:
-    for op in f.body.walk():
+    for op in preorder_ops(f.body):
         if op.name in _NEEDS_CONTEXT_OPS or op.dialect_name() in _NEEDS_CONTEXT_DIALECTS:
             return True
     return False

@@ -20,6 +20,7 @@ from xdsl.passes import ModulePass
 
 from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import source_location
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: why control flow reaches the pipeline (`disc-lower-static-control-flow`
@@ -54,7 +55,7 @@ class DiscRejectUnloweredTensorOpsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from disc_ir.codegen.hlo_body import body_is_supported
 
-        for inner in op.walk():
+        for inner in preorder_ops(op):
             if not inner.name.startswith(("mhlo.", "chlo.")) or inner.name == "mhlo.return":
                 continue
             parent = inner.parent_op()

@@ -17,6 +17,7 @@ from xdsl.passes import ModulePass
 
 from disc_ir.ir.diagnostics import RejectedInput
 from disc_ir.ir.parser import source_location
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -38,7 +39,7 @@ class DiscRejectUnsupportedElementTypesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target == "cpu":
             return
-        for inner in op.walk():
+        for inner in preorder_ops(op):
             if any(_is_bf16(v.type) for v in (*inner.operands, *inner.results)):
                 loc = source_location(inner)
                 where = f" (input line {loc[0]})" if loc else ""

@@ -31,6 +31,7 @@ from disc_ir.analysis.buffer_alias import (
     is_lmhlo_op,
     is_view_like,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -74,7 +75,7 @@ def dead_buffer_users(alloc: Operation) -> list[Operation] | None:
 def remove_dead_buffers(root: Operation) -> int:
     """Erase the dead allocs under `root` with their users; return how many."""
     count = 0
-    for alloc in [op for op in root.walk() if op.name == "memref.alloc"]:
+    for alloc in [op for op in preorder_ops(root) if op.name == "memref.alloc"]:
         if alloc.parent is None:
             continue
         users = dead_buffer_users(alloc)

@@ -18,17 +18,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.dialects.upstream.shape import ConstWitnessOp, WitnessType
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 _CONSTRAINTS = frozenset(["shape.cstr_broadcastable", "shape.cstr_eq", "mhlo.cstr_reshapable"])
 

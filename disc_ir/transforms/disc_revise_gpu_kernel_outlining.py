@@ -50,6 +50,7 @@ from disc_ir.codegen.kernel_names import kernel_func
 from disc_ir.codegen.loop_utils import OpBuilder
 from disc_ir.dialects.upstream.gpu import AddressSpace, AddressSpaceAttr, FuncOp, LaunchFuncOp
 from disc_ir.fusion.pattern import is_gpu_memref
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 REVISED_SUFFIX = "_revised"
@@ -203,7 +204,7 @@ def convert_allocs_to_attributions(func: FuncOp) -> None:
     """Workgroup / private `memref.alloc`s of `func` become its attributions."""
     entry = func.body.blocks[0]
     num_inputs = len(func.function_type.inputs.data)
-    for alloc in [op for op in func.walk() if isinstance(op, memref.AllocOp)]:
+    for alloc in [op for op in preorder_ops(func) if isinstance(op, memref.AllocOp)]:
         space = alloc.memref.type.memory_space
         if space == AddressSpaceAttr(AddressSpace.WORKGROUP):
             position = num_inputs + func.num_workgroup_attributions
@@ -225,13 +226,13 @@ def convert_allocs_to_attributions(func: FuncOp) -> None:
 
 def revise_kernel_outlining(module: builtin.ModuleOp) -> None:
     """Expand host memref operands of every launch, then turn kernel allocs into attributions."""
-    for launch in [op for op in module.walk() if isinstance(op, LaunchFuncOp)]:
+    for launch in [op for op in preorder_ops(module) if isinstance(op, LaunchFuncOp)]:
         shift = 0
         for position in _host_memref_positions(module, launch):
             before = len(launch.kernelOperands)
             launch = expand_host_memref(module, launch, position + shift)
             shift += len(launch.kernelOperands) - before
-    for launch in [op for op in module.walk() if isinstance(op, LaunchFuncOp)]:
+    for launch in [op for op in preorder_ops(module) if isinstance(op, LaunchFuncOp)]:
         func = kernel_func(module, launch)
         assert isinstance(func, FuncOp)
         convert_allocs_to_attributions(func)

@@ -46,11 +46,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -60,10 +56,12 @@ from disc_ir.dialects.hlo_attrs import ints
 from disc_ir.ir import builders
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.folding import fold_op, materialize_constant
 from disc_ir.rewriting.greedy import greedy_applier
 from disc_ir.rewriting.patterns import OWN_DIALECTS, canonicalization_patterns
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 MAX_ROUNDS = 32
 
@@ -338,7 +336,7 @@ def apply_shape_analysis(analysis: ShapeAnalysis, f: func.FuncOp) -> bool:
 def apply_symbolic_shape_optimization(analysis: ShapeAnalysis, f: func.FuncOp) -> bool:
     """Drop broadcasts that provably do not change their operand's shape."""
     changed = False
-    for op in list(f.walk()):
+    for op in preorder_ops(f):
         if op.parent is None or not op.results:
             continue
         if op.name == "mhlo.dynamic_broadcast_in_dim":

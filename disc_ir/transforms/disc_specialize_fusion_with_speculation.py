@@ -88,6 +88,7 @@ from disc_ir.fusion.pattern import (
 from disc_ir.ir.attrs import inherent_attr
 from disc_ir.ir.builders import index_constant
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: A predicate term: known at compile time (int / bool) or an SSA value.
@@ -341,7 +342,7 @@ def _same_shape_views(fusion: Operation) -> None:
             views[operand] = _view_like(point, operand, leader)
     if not views:
         return
-    for inner in fusion.walk():
+    for inner in preorder_ops(fusion):
         for i, operand in enumerate(inner.operands):
             if operand in views:
                 inner.operands[i] = views[operand]
@@ -586,13 +587,13 @@ class DiscSpecializeFusionWithSpeculationPass(ModulePass):
     # -- driver ----------------------------------------------------------------
 
     def _speculate(self, root: Operation, stage: Callable[[Operation], None]) -> None:
-        fusions = [op for op in root.walk() if op.name == "lmhlo.fusion"]
+        fusions = [op for op in preorder_ops(root) if op.name == "lmhlo.fusion"]
         for fusion in fusions:
             if FusionPattern(fusion_body_ops(fusion)).root_ops:
                 stage(fusion)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             if _is_shape_constraint_graph(func):
                 continue
             self._speculate(func, speculate_broadcast)

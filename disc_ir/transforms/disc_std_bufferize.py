@@ -39,11 +39,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.conversion.bufferization import (
@@ -57,6 +53,7 @@ from disc_ir.dialects.upstream.memref import CastOp as MemrefCastOp
 from disc_ir.ir.builders import index_constant
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 def _static_tensor(t) -> TensorType | None:

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from disc_ir.analysis.shape_analysis import SHAPE_CONSTRAINT_GRAPH
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -30,7 +31,7 @@ class DiscStripShapeConstraintOpsPass(ModulePass):
     OPTION_HELP: ClassVar[dict[str, str]] = {}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        doomed = [o for o in op.walk() if o.name == "disc_shape.SymbolicDim"]
+        doomed = [o for o in preorder_ops(op) if o.name == "disc_shape.SymbolicDim"]
         doomed += [
             o
             for o in op.body.block.ops

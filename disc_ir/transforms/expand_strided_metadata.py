@@ -27,12 +27,13 @@ from xdsl.dialects import arith, builtin, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, MemRefType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.conversion.llvm_common import strides_and_offset
 from disc_ir.conversion.memref_to_llvm import dropped_subview_dims
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 Mixed = int | SSAValue
 

@@ -43,6 +43,7 @@ from disc_ir.dialects.upstream.gpu import (
     ReturnOp,
     ThreadIdOp,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.gpu_launch_sinking import (
     sink_operations_into_launch,
@@ -130,7 +131,7 @@ def outline_kernels(module: builtin.ModuleOp) -> list[ModuleOp]:
     created: list[ModuleOp] = []
     taken = _symbol_names(module)
     for func in [o for o in module.body.block.ops if o.name == "func.func"]:
-        launches = [o for o in func.walk() if isinstance(o, LaunchOp)]
+        launches = [o for o in preorder_ops(func) if isinstance(o, LaunchOp)]
         if not launches:
             continue
         name = func.properties["sym_name"]

@@ -21,6 +21,7 @@ from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
 
 from disc_ir.dialects.upstream.gpu import LaunchOp
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.gpu_launch_sinking import (
     SINKABLE,
@@ -40,7 +41,7 @@ class GpuLaunchSinkIndexComputationsPass(ModulePass):
     name = "gpu-launch-sink-index-computations"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for launch in [o for o in op.walk() if isinstance(o, LaunchOp)]:
+        for launch in [o for o in preorder_ops(op) if isinstance(o, LaunchOp)]:
             sink_operations_into_launch(launch)
 
 

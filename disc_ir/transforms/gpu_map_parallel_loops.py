@@ -23,6 +23,7 @@ from xdsl.dialects.scf import ParallelOp
 from xdsl.passes import ModulePass
 
 from disc_ir.codegen.gpu_mapping import MAPPING_ATTR, set_mapping
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 MAP_GRID, MAP_BLOCK, SEQUENTIAL = 0, 1, 2
@@ -66,8 +67,8 @@ class GpuMapParallelLoopsPass(ModulePass):
     name = "gpu-map-parallel-loops"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for func in [o for o in op.walk() if o.name == "func.func"]:
-            for loop in [o for o in func.walk() if isinstance(o, ParallelOp)]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
+            for loop in [o for o in preorder_ops(func) if isinstance(o, ParallelOp)]:
                 map_parallel_op(loop)
 
 

@@ -38,6 +38,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from disc_ir.dialects.hlo_attrs import i64_elements, ints
 from disc_ir.dialects.mhlo import DynamicReshapeOp, ReduceOp, ReshapeOp
 from disc_ir.ir.builders import index_constant
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 #: the integer type of the computed shapes (upstream's shapeScalarType)
@@ -155,5 +156,5 @@ class HloCanonicalizeReductionPass(ModulePass):
     name = "hlo-canonicalize-reduction"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for reduce in [o for o in op.walk() if isinstance(o, ReduceOp)]:
+        for reduce in [o for o in preorder_ops(op) if isinstance(o, ReduceOp)]:
             canonicalize_reduce(reduce)

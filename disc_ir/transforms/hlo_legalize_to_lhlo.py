@@ -35,7 +35,7 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.conversion.bufferization import (
@@ -52,6 +52,7 @@ from disc_ir.conversion.bufferization import (
 from disc_ir.dialects import lmhlo
 from disc_ir.dialects.hlo_attrs import DotDimensionNumbersAttr, rank_of
 from disc_ir.passes.registry import register_pass
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 LMHLO_OPS: dict[str, type[Operation]] = {op.name: op for op in lmhlo.LMHLO.operations}
 

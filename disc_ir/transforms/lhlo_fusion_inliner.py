@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 
@@ -44,10 +45,10 @@ class LhloFusionInlinerPass(ModulePass):
     name = "lhlo-fusion-inliner"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for f in list(op.walk()):
+        for f in preorder_ops(op):
             if not isinstance(f, func.FuncOp):
                 continue
-            fusions = [o for o in f.walk() if o.name == "lmhlo.fusion"]
+            fusions = [o for o in preorder_ops(f) if o.name == "lmhlo.fusion"]
             for fusion in reversed(fusions):
                 inline_fusion_body(fusion)
 

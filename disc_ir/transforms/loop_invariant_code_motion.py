@@ -28,6 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, RecursivelySpeculatable, is_side_effect_free
 from xdsl.traits import is_speculatable as xdsl_is_speculatable
 
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.folding import constant_value
 from disc_ir.rewriting.folding.ints import int_value
@@ -67,7 +68,7 @@ def can_be_hoisted(op: Operation, loop: Operation) -> bool:
     """`op` is no terminator and uses only values from outside `loop` or from inside `op`."""
     if op.has_trait(IsTerminator, value_if_unregistered=True):
         return False
-    for child in op.walk():
+    for child in preorder_ops(op):
         for operand in child.operands:
             if op.is_ancestor(operand.owner):
                 continue

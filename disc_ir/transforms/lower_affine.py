@@ -29,15 +29,12 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.greedy import greedy_applier
+from disc_ir.rewriting.walker import PatternRewriteWalker
 
 
 class _Builder:

@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.dialects.okl import WrapperKernelOp, op_index
 from disc_ir.dialects.upstream.llvm import LLVMTypedPointerType
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.okl_kernels import OKL_LLVM_FUNC_NAME
 
@@ -83,7 +84,7 @@ class LowerOklToLLVMCallPass(ModulePass):
     OPTION_HELP: ClassVar[dict[str, str]] = {}
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        wrappers = [o for o in op.walk() if isinstance(o, WrapperKernelOp)]
+        wrappers = [o for o in preorder_ops(op) if isinstance(o, WrapperKernelOp)]
         if not wrappers:
             return
         declare_launcher_entry(op)

@@ -67,6 +67,7 @@ from disc_ir.analysis.placement import (
     tuple_size,
 )
 from disc_ir.dialects.mhlo_disc import D2HOp, H2DOp
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 # ops whose placement follows the element type of one dominant operand
@@ -212,7 +213,7 @@ class _Placer:
     # -- the steps -----------------------------------------------------------
 
     def place_custom_call_v2_ops(self) -> None:
-        for op in self.module.walk():
+        for op in preorder_ops(self.module):
             if op.name != "mhlo_disc.custom_call_v2":
                 continue
             device = op.attributes.get("device")
@@ -255,7 +256,7 @@ class _Placer:
             _set_placement(op, CPU)
 
     def place_shape_ops_on_cpu(self) -> None:
-        for op in self.module.walk():
+        for op in preorder_ops(self.module):
             if not is_mhlo_or_std_on_tensor(op):
                 continue
             attr = op.attributes.get(SHAPE_OP_ATTR)
@@ -302,7 +303,7 @@ class _Placer:
                 indices.attributes[PLACEMENT_ATTR] = StringAttr(GPU)
 
     def place_i32_ops(self) -> None:
-        for op in list(self.module.walk()):
+        for op in preorder_ops(self.module):
             if not is_mhlo_or_std_on_tensor(op) or op.name in _I32_SKIPPED:
                 continue
             if _in_body_of_mhlo_op(op):
@@ -331,13 +332,13 @@ class _Placer:
         over the updates (BladeDISC has no lmhlo.sort or lmhlo.scatter
         codegen; its GPU sort is the `topk` custom call); convolutions too
         (the RAL's conv is a host library call)."""
-        for op in self.module.walk():
+        for op in preorder_ops(self.module):
             if op.name in _HOST_LOOP_OPS and PLACEMENT_ATTR not in op.attributes:
                 _set_placement(op, CPU)
 
     def add_default_placements(self) -> None:
         default = GPU if self.on_gpu else CPU
-        for op in self.module.walk():
+        for op in preorder_ops(self.module):
             if not is_mhlo_dialect(op) or not op.results:
                 continue
             if PLACEMENT_ATTR in op.attributes:
@@ -370,7 +371,7 @@ class _Placer:
             elif is_h2d is False:
                 d2h.append((dst, index))
 
-        for dst in self.module.walk():
+        for dst in preorder_ops(self.module):
             if dst.name == "func.return" and dst.parent_op() is self.main:
                 if len(dst.operands) != len(self.outputs):
                     raise DiagnosticException(

@@ -27,6 +27,7 @@ from disc_ir.codegen.loop_utils import (
     innermost_parallel_loops,
     parent_of_name,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
@@ -41,7 +42,7 @@ class ParallelLoopCollapsingPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         stitch_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             for ploop in innermost_parallel_loops(func):
                 if stitch_opt:
                     fusion = parent_of_name(ploop, "lmhlo.fusion")

@@ -38,6 +38,7 @@ from disc_ir.codegen.loop_utils import (
     parent_of_name,
     tile_parallel_loop,
 )
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 FUSION_TYPE_ATTR = "disc.fusion_type"
@@ -61,7 +62,7 @@ class ParallelLoopTilingPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         stitch_opt = config.flag("DISC_MEM_INTENSIVE_OPT_EXPERIMENTAL")
-        for func in [o for o in op.walk() if o.name == "func.func"]:
+        for func in [o for o in preorder_ops(op) if o.name == "func.func"]:
             for ploop in innermost_parallel_loops(func):
                 if ploop.initVals:
                     continue  # reductions are not tiled

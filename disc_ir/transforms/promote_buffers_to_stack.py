@@ -44,6 +44,7 @@ from disc_ir.analysis.buffer_alias import (
 from disc_ir.analysis.buffer_placement import find_deallocs
 from disc_ir.analysis.placement import is_gpu_memref
 from disc_ir.ir import builders
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.passes.registry import register_pass
 
 INDEX_BITWIDTH = 64
@@ -128,7 +129,7 @@ def promote_buffers_to_stack(root: Operation, max_size_in_bytes: int, max_rank: 
     """Promote the small allocs under `root`; return how many were promoted."""
     aliases = BufferViewFlowAnalysis(root)
     count = 0
-    for op in list(root.walk()):
+    for op in preorder_ops(root):
         if op.name != "memref.alloc" or len(op.results) != 1:
             continue
         value = op.results[0]
