@@ -41,6 +41,7 @@ from disc_ir.dialects.upstream.bufferization import ToMemrefOp, ToTensorOp
 from disc_ir.ir import builders
 from disc_ir.ir.memo import IdentityMemo
 from disc_ir.ir.types import memref_type
+from disc_ir.ir.walk import preorder_ops
 from disc_ir.rewriting.dead_ops import is_trivially_dead_as_xdsl
 from disc_ir.rewriting.shape_reification import ShapeBuilder, reify_result_dims
 
@@ -373,7 +374,7 @@ def cleanup_materializations(module: ModuleOp, extra: Sequence[RewritePattern] =
                 worklist += [o for o in again if o.name in by_name and o.parent is not None]
                 break
 
-    for op in list(module.walk(reverse=True)):
+    for op in preorder_ops(module, reverse=True):
         if op.parent is None:
             continue
         if is_trivially_dead_as_xdsl(op):

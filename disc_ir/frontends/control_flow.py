@@ -298,7 +298,7 @@ def lower_static_control_flow(module: ModuleOp) -> int:
     changed = True
     while changed:
         changed = False
-        for op in list(module.walk(reverse=True)):
+        for op in preorder_ops(module, reverse=True):
             if op.parent is None:
                 continue
             if op.name == "mhlo.while":

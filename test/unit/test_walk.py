@@ -1,4 +1,4 @@
-"""`preorder_ops` lists what xDSL's walk yields, and the rewrite walker fills its
+"""`preorder_ops` lists what xDSL's walk yields (forward and reversed), and the rewrite walker fills its
 worklist in xDSL's order, at every stage of the pipeline."""
 
 from __future__ import annotations
@@ -38,12 +38,17 @@ def test_preorder_ops_is_the_walk_at_every_stage(model: str) -> None:
     checked = {"stages": 0, "nested": 0}
 
     def after(_pass: object, module: Operation, _seconds: float) -> None:
-        assert _same(preorder_ops(module), list(module.walk()))
+        for reverse in (False, True):
+            assert _same(preorder_ops(module, reverse=reverse), list(module.walk(reverse=reverse)))
         for op in module.walk():
             for region in op.regions:
-                assert _same(preorder_ops(region), list(region.walk()))
+                for reverse in (False, True):
+                    walked = list(region.walk(reverse=reverse))
+                    assert _same(preorder_ops(region, reverse=reverse), walked)
                 for block in region.blocks:
-                    assert _same(preorder_ops(block), list(block.walk()))
+                    for reverse in (False, True):
+                        walked = list(block.walk(reverse=reverse))
+                        assert _same(preorder_ops(block, reverse=reverse), walked)
                     checked["nested"] += 1
         ours = _worklist(PatternRewriteWalker(_Nothing()), module)
         theirs = _worklist(XdslPatternRewriteWalker(_Nothing()), module)
