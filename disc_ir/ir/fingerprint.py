@@ -9,11 +9,11 @@ operand, successor, attribute, property or type was replaced. The list holds
 references to what it names, so no object of the snapshot is freed and its
 identity reused while the snapshot lives.
 
-`FixedPoints` remembers, per module and per pass configuration, a state on
-which the pass was seen to change nothing (a deterministic pass then changes
-nothing on that state again): `canonicalize` records the state it converged
-to and is skipped when a later run starts from that same state (e.g. after a
-`cse` that found nothing).
+`FixedPoints` remembers, per op and per pass configuration, a state on which
+the pass was seen to change nothing (a deterministic pass then changes nothing
+on that state again): `canonicalize` records the state each function of the
+module converged to, and leaves a function alone when a later run finds it in
+that same state (e.g. after a `cse` that changed only another function).
 """
 
 from __future__ import annotations

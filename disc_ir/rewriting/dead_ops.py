@@ -10,6 +10,8 @@ region no live op depends on (cyclic dead values included).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from xdsl.ir import Operation, OpResult, Region
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import PatternRewriterListener
@@ -100,10 +102,13 @@ def is_trivially_dead_as_xdsl(op: Operation) -> bool:
     return _dead_if_unused(op)
 
 
-def _collect_liveness_roots(region: Region, visited: set[int], roots: list[Operation]) -> None:
+def _collect_liveness_roots(
+    region: Region, visited: set[int], roots: list[Operation], skip: Collection[int]
+) -> None:
     """The ids of the ops xDSL's `LiveSet` visits in `region` (blocks reachable
-    from the entry, nested regions likewise) into `visited`; those live
-    whatever their uses (not dead if unused) into `roots`."""
+    from the entry, nested regions likewise, but those of the ops whose ids
+    `skip` holds) into `visited`; those live whatever their uses (not dead if
+    unused) into `roots`."""
     first = region._first_block  # pyright: ignore[reportPrivateUsage]
     if first is None:
         return
@@ -112,17 +117,24 @@ def _collect_liveness_roots(region: Region, visited: set[int], roots: list[Opera
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             visited.add(id(op))
-            for nested in op.regions:
-                _collect_liveness_roots(nested, visited, roots)
+            if op.regions and id(op) not in skip:
+                for nested in op.regions:
+                    _collect_liveness_roots(nested, visited, roots, skip)
             if not _dead_if_unused(op):
                 roots.append(op)
             op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
-def _delete_dead(region: Region, live: set[int], listener: PatternRewriterListener | None) -> bool:
+def _delete_dead(
+    region: Region,
+    live: set[int],
+    listener: PatternRewriterListener | None,
+    skip: Collection[int],
+) -> bool:
     """xDSL's `LiveSet.delete_dead` for the live set `live` (op ids): erase the
     non-entry blocks without live ops and the ops not live, innermost regions of
-    live ops likewise, last block and last op first; returns whether it erased any."""
+    live ops likewise (but those of the ops whose ids `skip` holds), last block
+    and last op first; returns whether it erased any."""
     first = region._first_block  # pyright: ignore[reportPrivateUsage]
     if first is None:
         return False
@@ -145,17 +157,24 @@ def _delete_dead(region: Region, live: set[int], listener: PatternRewriterListen
                     if listener is not None:
                         listener.handle_operation_removal(op)
                     block.erase_op(op, safe_erase=False)
-                else:
+                elif op.regions and id(op) not in skip:
                     for nested in op.regions:
-                        changed |= _delete_dead(nested, live, listener)
+                        changed |= _delete_dead(nested, live, listener, skip)
                 op = prev_op
         block = prev_block
     return changed
 
 
-def region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:
+def region_dce(
+    region: Region,
+    listener: PatternRewriterListener | None = None,
+    skip: Collection[int] = (),
+) -> bool:
     """xDSL's `region_dce`: erase the ops (and non-entry blocks) of `region` that
     nothing live uses, cyclic dead values included; returns whether it erased any.
+
+    `skip`: ids of isolated-from-above ops whose regions are left as they are
+    (known to hold nothing dead: what is live in them depends on them alone).
 
     The live set is the least fixed point xDSL's `LiveSet` iterates to (an op
     it visits is live when it is not dead if unused, or a live op uses one of
@@ -165,7 +184,7 @@ def region_dce(region: Region, listener: PatternRewriterListener | None = None) 
     """
     visited: set[int] = set()
     stack: list[Operation] = []
-    _collect_liveness_roots(region, visited, stack)
+    _collect_liveness_roots(region, visited, stack, skip)
     live = {id(op) for op in stack}
     while stack:
         op = stack.pop()
@@ -176,4 +195,4 @@ def region_dce(region: Region, listener: PatternRewriterListener | None = None) 
                 if key not in live and key in visited:
                     live.add(key)
                     stack.append(producer)
-    return _delete_dead(region, live, listener)
+    return _delete_dead(region, live, listener, skip)

@@ -23,12 +23,15 @@ configured by `GreedyConfig`:
   entry block;
 - after each sweep, when region simplification is on, unreachable blocks are
   erased and dead code is removed from the regions (`region_dce`); the sweeps
-  repeat while something changes, at most `max_iterations` times.
+  repeat while something changes, at most `max_iterations` times;
+- `simplify` may be told to leave alone the regions of isolated-from-above ops
+  known to be a fixed point (`canonicalize` passes the functions unchanged
+  since a run converged on them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -138,6 +141,8 @@ class GreedyRewriteDriver:
         #: `worklist`, so no id is reused while it is there)
         self.worklist_map: dict[int, int] = {}
         self.scope: set[Region] = set()
+        #: ids of the isolated-from-above ops whose regions `simplify` leaves alone
+        self.skip: Collection[int] = ()
         #: after `simplify`: its last sweep changed nothing at all (not even a
         #: constant's position), so the IR is a fixed point of the driver
         self.reached_fixed_point = False
@@ -219,12 +224,14 @@ class GreedyRewriteDriver:
             for op in ordered:
                 self._add_single(op)
         else:
+            ops: list[Operation] = []
             for region in regions:
-                for op in preorder_ops(region):
-                    if op.parent is None:
-                        continue
-                    if not self._insert_known_constant(op):
-                        self.add_to_worklist(op)
+                _ops_outside(region, self.skip, ops)
+            for op in ops:
+                if op.parent is None:
+                    continue
+                if not self._insert_known_constant(op):
+                    self.add_to_worklist(op)
 
     def _preorder(self, region: Region, out: list[Operation]) -> None:
         # the blocks and ops are listed before they are visited: registering a
@@ -246,8 +253,9 @@ class GreedyRewriteDriver:
                 if kind is not None and self._insert_known_constant(op):
                     continue  # replaced by a known constant: skipped
                 out.append(op)
-                for nested in op.regions:
-                    self._preorder(nested, out)
+                if op.regions and id(op) not in self.skip:
+                    for nested in op.regions:
+                        self._preorder(nested, out)
 
     def _insert_known_constant(self, op: Operation) -> bool:
         """True when `op` was a duplicate constant and got erased."""
@@ -258,9 +266,15 @@ class GreedyRewriteDriver:
             return False
         return not self.folder.insert_known_constant(op, value)
 
-    def simplify(self, regions: Sequence[Region]) -> bool:
-        """Run to a fixed point; returns whether it converged within the iteration limit."""
+    def simplify(self, regions: Sequence[Region], skip: Collection[int] = ()) -> bool:
+        """Run to a fixed point; returns whether it converged within the iteration limit.
+
+        `skip`: ids of isolated-from-above ops nested in `regions` whose own
+        regions are left alone (known to be a fixed point: what the driver does
+        inside one depends on its contents alone).
+        """
         self.scope = set(regions)
+        self.skip = skip
         changed = True
         iteration = 0
         # whether the IR is unchanged since region simplification last found
@@ -370,8 +384,8 @@ class GreedyRewriteDriver:
     def _simplify_regions(self, regions: Sequence[Region]) -> bool:
         changed = False
         for region in regions:
-            changed |= _erase_unreachable_blocks(region, self._on_remove)
-            changed |= region_dce(region, self.listener)
+            changed |= _erase_unreachable_blocks(region, self._on_remove, self.skip)
+            changed |= region_dce(region, self.listener, self.skip)
         return changed
 
 
@@ -385,23 +399,43 @@ def _blocks_of(region: Region) -> list[Block]:
     return blocks
 
 
-def _erase_unreachable_blocks(region: Region, on_remove: Callable[[Operation], None]) -> bool:
-    """Erase blocks (in this region and nested ones) no path from the entry reaches."""
-    changed = _erase_unreachable_nested(region, on_remove)
+def _ops_outside(region: Region, skip: Collection[int], out: list[Operation]) -> None:
+    """The ops of `region` in `region.walk()` order into `out`, but those
+    nested in the ops whose ids `skip` holds."""
+    for block in _blocks_of(region):
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
+            out.append(op)
+            if op.regions and id(op) not in skip:
+                for nested in op.regions:
+                    _ops_outside(nested, skip, out)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
+
+
+def _erase_unreachable_blocks(
+    region: Region, on_remove: Callable[[Operation], None], skip: Collection[int] = ()
+) -> bool:
+    """Erase blocks (in this region and nested ones, but those in the ops whose
+    ids `skip` holds) no path from the entry reaches."""
+    changed = _erase_unreachable_nested(region, on_remove, skip)
     changed |= _erase_unreachable_in(region, on_remove)
     return changed
 
 
-def _erase_unreachable_nested(region: Region, on_remove: Callable[[Operation], None]) -> bool:
-    """`_erase_unreachable_in` on every region nested in `region`, outer ones first."""
+def _erase_unreachable_nested(
+    region: Region, on_remove: Callable[[Operation], None], skip: Collection[int]
+) -> bool:
+    """`_erase_unreachable_in` on every region nested in `region` (not in the
+    ops whose ids `skip` holds), outer ones first."""
     changed = False
     blocks = _blocks_of(region)
     for block in blocks:
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
-            for nested in op.regions:
-                changed |= _erase_unreachable_in(nested, on_remove)
-                changed |= _erase_unreachable_nested(nested, on_remove)
+            if op.regions and id(op) not in skip:
+                for nested in op.regions:
+                    changed |= _erase_unreachable_in(nested, on_remove)
+                    changed |= _erase_unreachable_nested(nested, on_remove, skip)
             op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return changed
 

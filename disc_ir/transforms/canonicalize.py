@@ -14,10 +14,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import DiagnosticException
 
 from disc_ir.ir.fingerprint import FixedPoints
+from disc_ir.ir.trait_cache import has_trait
 from disc_ir.passes.registry import register_pass
 from disc_ir.rewriting.canonicalization import (
     filtered_patterns,
@@ -26,8 +29,20 @@ from disc_ir.rewriting.canonicalization import (
 )
 from disc_ir.rewriting.greedy import GreedyConfig, GreedyRewriteDriver
 
-#: module states a `canonicalize` run ended on, changing nothing in its last sweep
+#: states of the module's isolated-from-above ops (functions, nested modules)
+#: a `canonicalize` run ended on, changing nothing in its last sweep
 _FIXED_POINTS = FixedPoints()
+
+
+def _units(module: builtin.ModuleOp) -> list[Operation]:
+    """The isolated-from-above ops with regions at the top of `module`: what
+    the driver does inside one depends on its contents alone (no value crosses
+    its boundary; constants are uniqued and hoisted per isolated region)."""
+    return [
+        op
+        for op in module.body.block.ops
+        if op.regions and has_trait(op, IsolatedFromAbove, value_if_unregistered=False)
+    ]
 
 
 @register_pass
@@ -76,17 +91,23 @@ class CanonicalizePass(ModulePass):
             self.disable_patterns,
             self.enable_patterns,
         )
-        if _FIXED_POINTS.is_fixed_point(op, key, ctx):
-            return  # unchanged since a run that ended on a sweep changing nothing
+        # A function (or nested module) unchanged since a run that ended on a
+        # sweep changing nothing is such a sweep's fixed point again: the driver
+        # leaves its regions alone. The rest of the module is canonicalized.
+        units = _units(op)
+        skip = {id(u) for u in units if _FIXED_POINTS.is_fixed_point(u, key, ctx)}
         patterns = own_and_trait_patterns(ctx)
         if self.disable_patterns or self.enable_patterns:
             patterns = filtered_patterns(patterns, self.disable_patterns, self.enable_patterns)
         driver = GreedyRewriteDriver(ctx, config, patterns)
-        converged = driver.simplify(list(op.regions))
-        if driver.reached_fixed_point:
-            _FIXED_POINTS.record(op, key, ctx)
-        else:
-            _FIXED_POINTS.forget(op, key)
+        converged = driver.simplify(list(op.regions), skip)
+        for unit in units:
+            if id(unit) in skip or unit.parent is None:
+                continue
+            if driver.reached_fixed_point:
+                _FIXED_POINTS.record(unit, key, ctx)
+            else:
+                _FIXED_POINTS.forget(unit, key)
         if self.test_convergence and not converged:
             raise DiagnosticException("Canonicalizer failed to converge")
 

@@ -139,3 +139,63 @@ def test_compiles_do_not_accumulate_ir() -> None:
     for _ in range(3):
         disc_ir.compile(source, keep_ir=False).close()
     assert live_ops() <= before
+
+
+UNITS_INPUT = """
+func.func @a(%arg0: index) -> index {
+  %c1 = arith.constant 1 : index
+  %x = arith.addi %arg0, %c1 : index
+  %y = arith.muli %x, %c1 : index
+  return %y : index
+}
+func.func @b(%arg0: index) -> index {
+  %c2 = arith.constant 2 : index
+  %x = arith.muli %arg0, %c2 : index
+  return %x : index
+}
+func.func private @decl(index) -> index
+"""
+
+
+def test_canonicalize_leaves_functions_at_their_fixed_point_alone() -> None:
+    """A function unchanged since a run converged is skipped by the next run,
+    which makes what a run from scratch makes of the whole module."""
+    from xdsl.dialects import arith
+
+    from disc_ir.rewriting.greedy import GreedyRewriteDriver
+    from disc_ir.transforms.canonicalize import CanonicalizePass
+
+    ctx = make_context()
+    module = parse_module(ctx, UNITS_INPUT)
+    canonicalize = CanonicalizePass()
+    canonicalize.apply(ctx, module)
+    a, b = list(module.body.block.ops)[:2]
+
+    skipped: list[set[int]] = []
+    original = GreedyRewriteDriver.simplify
+
+    def spy(self: GreedyRewriteDriver, regions: list, skip=()) -> bool:  # type: ignore[no-untyped-def]
+        skipped.append(set(skip))
+        return original(self, regions, skip)
+
+    GreedyRewriteDriver.simplify = spy  # type: ignore[method-assign]
+    try:
+        # @b gains foldable work, @a is left as the last run left it
+        block = b.regions[0].block
+        ret = block.last_op
+        assert ret is not None
+        zero = arith.ConstantOp.from_int_and_width(0, 64)
+        block.insert_op_before(zero, ret)
+        canonicalize.apply(ctx, module)
+        assert id(a) in skipped[-1] and id(b) not in skipped[-1]
+        expected = parse_module(ctx, _print(module))
+        CanonicalizePass().apply(ctx, expected)
+        assert _print(module) == _print(expected)
+        # a change in @a (an attribute) makes the next run enter it again
+        a.regions[0].block.first_op.attributes["x"] = UnitAttr()  # type: ignore[union-attr]
+        canonicalize.apply(ctx, module)
+        assert id(a) not in skipped[-1] and id(b) in skipped[-1]
+        canonicalize.apply(ctx, module)
+        assert {id(a), id(b)} <= skipped[-1]
+    finally:
+        GreedyRewriteDriver.simplify = original  # type: ignore[method-assign]
