@@ -231,7 +231,7 @@ def _static_array(op: Operation, name: str) -> list[int] | None:
 
 def _sym_names(attr: Attribute | None, rank: int) -> list[str] | None:
     """The flat symbol names of `[@S0, @S1, ...]` if it has `rank` entries."""
-    if not isinstance(attr, ArrayAttr) or len(attr.data) != rank:
+    if attr.__class__ is not ArrayAttr or len(attr.data) != rank:  # (no subclasses: no ABC check)
         return None
     names = []
     for a in attr.data:

@@ -182,7 +182,12 @@ def cached_store_value(b: OpBuilder, value: SSAValue, index: Sequence[SSAValue])
     for op in point.block.ops:
         if op is point.insert_before:
             break
-        if isinstance(op, memref.StoreOp) and op.memref is value and list(op.indices) == index:
+        if (
+            op.name == "memref.store"  # (the name first: no ABC check on a miss)
+            and isinstance(op, memref.StoreOp)
+            and op.memref is value
+            and list(op.indices) == index
+        ):
             return op.value
     return None
 

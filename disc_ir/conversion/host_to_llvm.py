@@ -124,7 +124,7 @@ def _reconcile_casts(ops: list[Operation]) -> bool:
     casts = [
         op
         for op in ops
-        if isinstance(op, builtin.UnrealizedConversionCastOp)
+        if op.__class__ is builtin.UnrealizedConversionCastOp  # (no subclasses)
         and not builders.is_descriptor_from_fields(op)
     ]
     complete = True

@@ -121,7 +121,8 @@ def descriptor_from_fields(
 
 
 def is_descriptor_from_fields(op: object) -> TypeGuard[UnrealizedConversionCastOp]:
-    return isinstance(op, UnrealizedConversionCastOp) and DESCRIPTOR_FIELDS in op.attributes
+    # (the exact class: cheaper than isinstance's ABC check; it has no subclasses)
+    return op.__class__ is UnrealizedConversionCastOp and DESCRIPTOR_FIELDS in op.attributes
 
 
 def _field_positions(num_fields: int) -> list[tuple[int, ...]]:

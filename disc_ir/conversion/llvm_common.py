@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 from xdsl.dialects import builtin, llvm
 from xdsl.dialects.builtin import (
@@ -308,12 +309,14 @@ class Emitter:
     def constant_of(value: SSAValue) -> int | None:
         """The integer a value is known to hold (llvm/arith constants, through casts)."""
         owner = value.owner
-        while isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+        # exact classes first: isinstance against xDSL's IR classes (ABCs)
+        # costs more on a miss
+        while owner.__class__ is UnrealizedConversionCastOp and len(owner.inputs) == 1:
             owner = owner.inputs[0].owner
-        if not isinstance(owner, Operation):
+        if owner.__class__ is Block:
             return None
-        if isinstance(owner, llvm.ConstantOp) or owner.name == "arith.constant":
-            attr = get_attr(owner, "value")
+        if owner.name in ("llvm.mlir.constant", "arith.constant"):  # type: ignore[union-attr]  # an op
+            attr = get_attr(cast(Operation, owner), "value")
             if isinstance(attr, IntegerAttr):
                 return attr.value.data
         return None

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 
 _Op = TypeVar("_Op", bound=Operation)
@@ -78,6 +78,11 @@ def _operand_segments(cls: type[Operation]) -> AttrSizedOperandSegments | None:
     return None
 
 
+#: the classes of almost every value: checked first, as isinstance against
+#: xDSL's SSAValue (an ABC) costs more when the class is a subclass
+_VALUE_CLASSES = frozenset({OpResult, BlockArgument})
+
+
 def _flatten(
     cls: type[Operation],
     operands: Operands,
@@ -89,14 +94,17 @@ def _flatten(
     for group in operands:
         if group is None:
             sizes.append(0)
-        elif isinstance(group, SSAValue):
+        elif group.__class__ in _VALUE_CLASSES or isinstance(group, SSAValue):
             flat.append(group)
             sizes.append(1)
         elif isinstance(group, Operation):
             flat.append(SSAValue.get(group))
             sizes.append(1)
         else:
-            flat.extend(v if isinstance(v, SSAValue) else SSAValue.get(v) for v in group)
+            flat.extend(
+                v if v.__class__ in _VALUE_CLASSES or isinstance(v, SSAValue) else SSAValue.get(v)
+                for v in group
+            )
             sizes.append(len(group))
     # as IRDL does, a property or attribute given as None is left out
     props = {k: v for k, v in properties.items() if v is not None} if properties else {}

@@ -35,6 +35,19 @@ def _dict_hash(items: dict[str, Attribute]) -> int:
     return sum(hash(k) ^ _attr_hash(v) for k, v in items.items())
 
 
+#: per op class: whether it is one of xDSL's unregistered-op classes (made per
+#: op name; an ABC check otherwise)
+_UNREGISTERED_CLASS: dict[type[Operation], bool] = {}
+
+
+def _is_unregistered(op: Operation) -> bool:
+    cls = op.__class__
+    known = _UNREGISTERED_CLASS.get(cls)
+    if known is None:
+        known = _UNREGISTERED_CLASS[cls] = issubclass(cls, UnregisteredOp)
+    return known
+
+
 class _OpKey:
     """xDSL's `OperationInfo` (ops equal in name, attributes, properties,
     operands, result types and region structure) with its hash computed once
@@ -50,7 +63,7 @@ class _OpKey:
 
     def __init__(self, op: Operation) -> None:
         self.op = op
-        self.name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        self.name = op.op_name.data if _is_unregistered(op) else op.name  # type: ignore[attr-defined]  # an UnregisteredOp then
         operands = op._operands  # pyright: ignore[reportPrivateUsage]
         if operands:
             # name, operands and properties only (ops equal in every field hash

@@ -189,8 +189,8 @@ def region_dce(
     while stack:
         op = stack.pop()
         for value in op._operands:  # pyright: ignore[reportPrivateUsage]
-            if isinstance(value, OpResult):
-                producer = value.op
+            if value.__class__ is OpResult:  # (no subclasses; cheaper than the ABC check)
+                producer = value.op  # pyright: ignore[reportAttributeAccessIssue]
                 key = id(producer)
                 if key not in live and key in visited:
                     live.add(key)

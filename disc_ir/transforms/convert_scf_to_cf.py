@@ -59,7 +59,8 @@ class ParallelLowering(RewritePattern):
     """`scf.parallel` -> nested `scf.for` (reductions as iteration arguments)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, scf.ParallelOp):
+        # the name first: isinstance against xDSL's op classes (ABCs) costs more on a miss
+        if op.name != "scf.parallel" or not isinstance(op, scf.ParallelOp):
             return
         body = op.body.block
         inits = list(op.initVals)
@@ -104,7 +105,7 @@ class WhileLowering(RewritePattern):
     """`scf.while` -> `cf` blocks (MLIR's WhileLowering)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, scf.WhileOp):
+        if op.name != "scf.while" or not isinstance(op, scf.WhileOp):
             return
         current = op.parent_block()
         assert current is not None
@@ -175,7 +176,7 @@ class ForLowering(RewritePattern):
     ForLowering; the ops as xDSL's constructors make them)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, scf.ForOp):
+        if op.name != "scf.for" or not isinstance(op, scf.ForOp):
             return
         init_block = op.parent_block()
         if init_block is None:
@@ -211,7 +212,7 @@ class IfLowering(RewritePattern):
     xDSL's constructors make them)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, scf.IfOp):
+        if op.name != "scf.if" or not isinstance(op, scf.IfOp):
             return
         condition_block = op.parent_block()
         assert condition_block is not None

@@ -108,7 +108,8 @@ def used_values_defined_above(region: Region, into: list[SSAValue]) -> None:
             if operand in seen:
                 continue
             owner = operand.owner
-            def_region = owner.parent_region() if isinstance(owner, Operation) else owner.parent
+            # (a block argument's owner is a Block: the exact class, no ABC check)
+            def_region = owner.parent if owner.__class__ is Block else owner.parent_region()
             # defined above: its region is not `region` nor nested in it
             inside = False
             r = def_region

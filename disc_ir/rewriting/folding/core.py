@@ -18,7 +18,7 @@ trait / `HasFolderInterface`, so dialects that define their own folds take part.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Literal, TypeGuard, cast
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
 )
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue, TypeAttribute
 from xdsl.traits import Commutative, ConstantLike, HasFolder
 
 from disc_ir.ir.trait_cache import get_trait, has_trait
@@ -78,21 +78,36 @@ def _constant_kind(op: Operation) -> HasFolder | Literal[True] | None:
         return kind
 
 
+#: per class: whether its instances are attributes (an ABC check otherwise)
+_ATTRIBUTE_CLASS: dict[type, bool] = {}
+
+
+def _is_attribute(x: object) -> TypeGuard[Attribute]:
+    cls = x.__class__
+    known = _ATTRIBUTE_CLASS.get(cls)
+    if known is None:
+        known = _ATTRIBUTE_CLASS[cls] = isinstance(x, Attribute)
+    return known
+
+
 def constant_value(value: SSAValue) -> Attribute | None:
     """The constant `value` holds, if it is a result of a `ConstantLike` op.
 
     Uses the op's fold hook when it has one (xDSL's convention), else its
     `value` property or attribute (`mhlo.constant`, `lmhlo`-free constants).
     """
-    if value.__class__ is not OpResult and not isinstance(value, OpResult):
+    cls = value.__class__
+    # (xDSL's IR classes are ABCs: isinstance on a miss costs a slow check)
+    if cls is not OpResult and (cls is BlockArgument or not isinstance(value, OpResult)):
         return None
-    op = value.op
+    result = cast(OpResult, value)
+    op = result.op
     kind = _constant_kind(op)
     if kind is None:
         return None
     if kind is not True:
         folded = kind.fold(op)
-        if folded is not None and isinstance(folded_attr := folded[value.index], Attribute):
+        if folded is not None and _is_attribute(folded_attr := folded[result.index]):
             return folded_attr
         return None
     attr = op.properties.get("value")

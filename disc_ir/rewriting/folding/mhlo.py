@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -110,8 +111,9 @@ def _int_view(value: int, t: Attribute) -> int:
 
 def _dense(attr: Attribute | None) -> DenseIntOrFPElementsAttr | None:
     """`attr` if it is a dense int/float constant of a supported element type."""
-    if not isinstance(attr, DenseIntOrFPElementsAttr):
+    if attr.__class__ is not DenseIntOrFPElementsAttr:  # (no subclasses; no ABC check)
         return None
+    attr = cast(DenseIntOrFPElementsAttr, attr)
     et = attr.get_element_type()
     if not (_is_int_elem(et) or is_supported_float(et)):
         return None
