@@ -39,10 +39,11 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
 )
 
+from disc_ir.ir.memo import ClassMemo
+
 T = TypeVar("T", bound=OpTrait)
 
 _GET: dict[tuple[type[Operation], type[OpTrait]], OpTrait | None] = {}
-_PURE: dict[type[Operation], bool] = {}
 
 
 def get_trait(op: Operation, trait: type[T]) -> T | None:
@@ -73,18 +74,19 @@ def has_trait(op: Operation, trait: type[OpTrait], value_if_unregistered: bool =
         return found
 
 
+def _class_is_pure(cls: type[Operation]) -> bool:
+    if issubclass(cls, UnregisteredOp):
+        return False
+    effects = cls.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
+    return bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
+
+
+_PURE: ClassMemo[bool] = ClassMemo(_class_is_pure)
+
+
 def is_pure_class(op: Operation) -> bool:
     """The op's class has memory-effect traits and each is a `NoMemoryEffect`."""
-    cls = type(op)
-    pure = _PURE.get(cls)
-    if pure is None:
-        if isinstance(op, UnregisteredOp):
-            pure = False
-        else:
-            effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
-            pure = bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
-        _PURE[cls] = pure
-    return pure
+    return _PURE[type(op)]
 
 
 Effects = AbstractSet[EffectInstance]

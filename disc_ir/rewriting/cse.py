@@ -20,7 +20,7 @@ from xdsl.transforms.common_subexpression_elimination import (
     has_other_side_effecting_op_in_between,
 )
 
-from disc_ir.ir.memo import IdentityMemo
+from disc_ir.ir.memo import ClassMemo, IdentityMemo
 from disc_ir.ir.trait_cache import get_effects, has_trait
 from disc_ir.rewriting.dead_ops import is_trivially_dead
 
@@ -36,16 +36,8 @@ def _dict_hash(items: dict[str, Attribute]) -> int:
 
 
 #: per op class: whether it is one of xDSL's unregistered-op classes (made per
-#: op name; an ABC check otherwise)
-_UNREGISTERED_CLASS: dict[type[Operation], bool] = {}
-
-
-def _is_unregistered(op: Operation) -> bool:
-    cls = op.__class__
-    known = _UNREGISTERED_CLASS.get(cls)
-    if known is None:
-        known = _UNREGISTERED_CLASS[cls] = issubclass(cls, UnregisteredOp)
-    return known
+#: op name)
+_UNREGISTERED_CLASS: ClassMemo[bool] = ClassMemo(lambda cls: issubclass(cls, UnregisteredOp))
 
 
 class _OpKey:
@@ -63,7 +55,7 @@ class _OpKey:
 
     def __init__(self, op: Operation) -> None:
         self.op = op
-        self.name = op.op_name.data if _is_unregistered(op) else op.name  # type: ignore[attr-defined]  # an UnregisteredOp then
+        self.name = op.op_name.data if _UNREGISTERED_CLASS[op.__class__] else op.name  # type: ignore[attr-defined]  # an UnregisteredOp then
         operands = op._operands  # pyright: ignore[reportPrivateUsage]
         if operands:
             # name, operands and properties only (ops equal in every field hash

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation, OpResult, Region
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import PatternRewriterListener
@@ -20,8 +21,8 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 
+from disc_ir.ir.memo import ClassMemo
 from disc_ir.ir.trait_cache import (
-    has_trait,
     is_pure_class,
     only_reads_or_allocates,
     removal_is_class_constant,
@@ -31,19 +32,14 @@ from disc_ir.ir.trait_cache import (
 # dead ops
 
 
+def _class_kept(cls: type[Operation]) -> bool:
+    return not issubclass(cls, UnregisteredOp) and (
+        cls.get_trait(IsTerminator) is not None or cls.get_trait(SymbolOpInterface) is not None
+    )
+
+
 #: per op class: a terminator or a symbol (never trivially dead)
-_KEPT_CLASS: dict[type[Operation], bool] = {}
-
-
-def _kept_class(op: Operation) -> bool:
-    cls = type(op)
-    kept = _KEPT_CLASS.get(cls)
-    if kept is None:
-        kept = has_trait(op, IsTerminator, value_if_unregistered=False) or has_trait(
-            op, SymbolOpInterface, value_if_unregistered=False
-        )
-        _KEPT_CLASS[cls] = kept
-    return kept
+_KEPT_CLASS: ClassMemo[bool] = ClassMemo(_class_kept)
 
 
 def would_be_trivially_dead(op: Operation) -> bool:
@@ -54,7 +50,7 @@ def would_be_trivially_dead(op: Operation) -> bool:
     allocation effect without a value (xDSL's `MemoryAllocEffect` trait) is on
     the op's own results, as in MLIR.
     """
-    if _kept_class(op):
+    if _KEPT_CLASS[type(op)]:
         return False
     if not op.regions and is_pure_class(op):
         return True  # no effects at all (what get_effects would find)
@@ -83,7 +79,7 @@ def _dead_if_unused(op: Operation) -> bool:
     dead = _DEAD_IF_UNUSED_CLASS.get(cls)
     if dead is not None:
         return dead
-    if _kept_class(op):
+    if _KEPT_CLASS[type(op)]:
         _DEAD_IF_UNUSED_CLASS[cls] = False
         return False
     dead = only_reads_or_allocates(op, alloc_without_value=False)

@@ -43,24 +43,14 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import (
-    Commutative,
-)
 
-from disc_ir.ir.trait_cache import (
-    has_trait,
-)
 from disc_ir.ir.walk import preorder_ops
 from disc_ir.rewriting.dead_ops import is_trivially_dead, is_trivially_dead_as_xdsl, region_dce
 from disc_ir.rewriting.folder import ConstantFolder
 from disc_ir.rewriting.folding import (
     constant_value,
 )
-from disc_ir.rewriting.folding.core import (
-    _CONSTANT_KIND,
-    _constant_kind,
-    may_fold,
-)
+from disc_ir.rewriting.folding.core import CONSTANT_KIND, NOTHING_TO_FOLD, _constant_kind
 from disc_ir.rewriting.patterns.utils import erase_op
 
 
@@ -98,7 +88,6 @@ _FAST_REWRITER_FIELDS = frozenset(
     }
 )
 _REWRITER_FIELDS: bool | None = None
-_UNKNOWN = object()
 
 
 @dataclass
@@ -107,21 +96,6 @@ class GreedyConfig:
     region_simplify: bool = True
     max_iterations: int = 10
     max_num_rewrites: int = -1
-
-
-#: per op class: `ConstantFolder.try_to_fold` can do nothing with its ops (not
-#: constants, hence never the folder's own; no folder; not commutative)
-_NOTHING_TO_FOLD: dict[type[Operation], bool] = {}
-
-
-def _nothing_to_fold(op: Operation) -> bool:
-    inert = (
-        _constant_kind(op) is None
-        and not may_fold(op)
-        and not has_trait(op, Commutative, value_if_unregistered=False)
-    )
-    _NOTHING_TO_FOLD[type(op)] = inert
-    return inert
 
 
 class GreedyRewriteDriver:
@@ -239,7 +213,7 @@ class GreedyRewriteDriver:
         # (xDSL's private links are read directly: this runs over the whole
         # module on every sweep)
         blocks = _blocks_of(region)
-        constant_kind = _CONSTANT_KIND
+        constant_kind = CONSTANT_KIND
         for block in blocks:
             ops: list[Operation] = []
             op = block._first_op  # pyright: ignore[reportPrivateUsage]
@@ -249,8 +223,7 @@ class GreedyRewriteDriver:
             for op in ops:
                 if op.parent is None:
                     continue
-                kind = constant_kind.get(type(op), _UNKNOWN)
-                if kind is not None and self._insert_known_constant(op):
+                if constant_kind[type(op)] is not None and self._insert_known_constant(op):
                     continue  # replaced by a known constant: skipped
                 out.append(op)
                 if op.regions and id(op) not in self.skip:
@@ -317,10 +290,7 @@ class GreedyRewriteDriver:
                 erase_op(op)
                 changed = True
                 continue
-            inert = _NOTHING_TO_FOLD.get(type(op))
-            if inert is None:
-                inert = _nothing_to_fold(op)
-            if inert:
+            if NOTHING_TO_FOLD[type(op)]:
                 # what try_to_fold finds for such an op: nothing
                 if self._apply_patterns(op):
                     changed = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from xdsl.dialects import arith
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
@@ -13,12 +13,17 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
 )
 from xdsl.dialects.test import TestOp as _TestOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 
+from disc_ir.ir.context import make_context
 from disc_ir.rewriting.folding import constant_value, fold_op
+from disc_ir.rewriting.folding.core import _FOLDERS, clear_folder_memos, register_folder
 from disc_ir.rewriting.folding.ints import INDEX_WIDTH, make_int_attr
+from disc_ir.transforms.canonicalize import CanonicalizePass
 
 i1, i8, i32, i64 = IntegerType(1), IntegerType(8), IntegerType(32), IntegerType(64)
 index = IndexType()
@@ -374,3 +379,42 @@ func.func @f() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
     )
     signs = [[math.copysign(1.0, v) for v in values] for values in (negated, maxed, mined)]
     assert signs == [[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0]]
+
+
+@irdl_op_definition
+class _TwiceOp(IRDLOperation):
+    """An op with no folder until the test below registers one."""
+
+    name = "test.twice_with_late_folder"
+    x = operand_def(i64)
+    r = result_def(i64)
+
+
+def _canonicalized_twice_of_three() -> list[str]:
+    three = arith.ConstantOp(IntegerAttr(3, i64))
+    twice = _TwiceOp.create(operands=[three.result], result_types=[i64])
+    body = Block([three, twice, func.ReturnOp(twice.results[0])])
+    module = ModuleOp([func.FuncOp("f", ((), (i64,)), Region(body))])
+    CanonicalizePass().apply(make_context(), module)
+    return [op.name for op in body.ops]
+
+
+def test_folder_registered_after_a_run_is_used() -> None:
+    """The per-class answers (has a folder, nothing to fold) are forgotten when
+    a folder is registered: ops the canonicalizer met before fold afterwards."""
+    assert _canonicalized_twice_of_three() == [
+        "arith.constant",
+        "test.twice_with_late_folder",
+        "func.return",
+    ]
+
+    def fold_twice(op: Operation, operands: list[Attribute | None]) -> list[Attribute] | None:
+        (x,) = operands
+        return [IntegerAttr(2 * x.value.data, i64)] if isinstance(x, IntegerAttr) else None
+
+    register_folder(_TwiceOp.name)(fold_twice)
+    try:
+        assert _canonicalized_twice_of_three() == ["arith.constant", "func.return"]
+    finally:
+        del _FOLDERS[_TwiceOp.name]
+        clear_folder_memos()

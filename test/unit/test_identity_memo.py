@@ -1,11 +1,12 @@
 """`IdentityMemo` computes a function once per key object, never serves one
-object's value for another (equal or not), and stays within its size."""
+object's value for another (equal or not), and stays within its size;
+`ClassMemo` computes one once per class until cleared."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, i64
 
-from disc_ir.ir.memo import IdentityMemo
+from disc_ir.ir.memo import ClassMemo, IdentityMemo
 
 
 def test_once_per_object_and_bounded() -> None:
@@ -25,3 +26,17 @@ def test_once_per_object_and_bounded() -> None:
     assert len(memo._table) <= 3  # noqa: SLF001 - the bound under test
     memo.clear()
     assert memo(a) == 7 and calls[-1] is a
+
+
+def test_class_memo_once_per_class_until_cleared() -> None:
+    calls: list[type] = []
+
+    def name_of(cls: type) -> str:
+        calls.append(cls)
+        return cls.__name__
+
+    memo: ClassMemo[str] = ClassMemo(name_of)
+    assert memo[int] == memo[int] == "int" and memo[bool] == "bool"
+    assert calls == [int, bool]  # a subclass is its own key
+    memo.clear()
+    assert memo[int] == "int" and calls == [int, bool, int]

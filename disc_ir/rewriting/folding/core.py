@@ -25,10 +25,12 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue, TypeAttribute
 from xdsl.traits import Commutative, ConstantLike, HasFolder
 
+from disc_ir.ir.memo import ClassMemo
 from disc_ir.ir.trait_cache import get_trait, has_trait
 
 FoldResult = Sequence[Attribute | SSAValue]
@@ -54,40 +56,34 @@ def register_folder(*names: str, in_place: bool = False) -> Callable[[Folder], F
             if name in table:
                 raise ValueError(f"folder for '{name}' registered twice")
             table[name] = fn
-        _HAS_FOLDER.clear()  # `may_fold` answers change
+        clear_folder_memos()
         return fn
 
     return deco
 
 
+def _class_constant_kind(cls: type[Operation]) -> HasFolder | Literal[True] | None:
+    if issubclass(cls, UnregisteredOp) or cls.get_trait(ConstantLike) is None:
+        return None
+    folder = cls.get_trait(HasFolder)
+    return folder if folder is not None else True
+
+
 #: per op class: None (not `ConstantLike`), its `HasFolder` trait, or True
 #: (the constant is the `value` property or attribute)
-_CONSTANT_KIND: dict[type[Operation], HasFolder | Literal[True] | None] = {}
+CONSTANT_KIND: ClassMemo[HasFolder | Literal[True] | None] = ClassMemo(_class_constant_kind)
 
 
 def _constant_kind(op: Operation) -> HasFolder | Literal[True] | None:
-    cls = type(op)
-    try:
-        return _CONSTANT_KIND[cls]
-    except KeyError:
-        kind: HasFolder | Literal[True] | None = None
-        if has_trait(op, ConstantLike, value_if_unregistered=False):
-            folder = get_trait(op, HasFolder)  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
-            kind = folder if folder is not None else True
-        _CONSTANT_KIND[cls] = kind
-        return kind
+    return CONSTANT_KIND[type(op)]
 
 
-#: per class: whether its instances are attributes (an ABC check otherwise)
-_ATTRIBUTE_CLASS: dict[type, bool] = {}
+#: per class: whether its instances are attributes
+_ATTRIBUTE_CLASS: ClassMemo[bool] = ClassMemo(lambda cls: issubclass(cls, Attribute))
 
 
 def _is_attribute(x: object) -> TypeGuard[Attribute]:
-    cls = x.__class__
-    known = _ATTRIBUTE_CLASS.get(cls)
-    if known is None:
-        known = _ATTRIBUTE_CLASS[cls] = isinstance(x, Attribute)
-    return known
+    return _ATTRIBUTE_CLASS[x.__class__]
 
 
 def constant_value(value: SSAValue) -> Attribute | None:
@@ -124,25 +120,43 @@ def operand_constants(op: Operation) -> list[Attribute | None]:
     return [constant_value(v) for v in op.operands]
 
 
-_HAS_FOLDER: dict[type[Operation], bool] = {}
+def _class_has_folder(cls: type[Operation]) -> bool:
+    return (
+        cls.name in _FOLDERS
+        or cls.name in _IN_PLACE_FOLDERS
+        or cls.get_trait(HasFolder) is not None
+    )
+
+
+#: per op class: `may_fold`'s answer (cleared when a folder is registered)
+_HAS_FOLDER: ClassMemo[bool] = ClassMemo(_class_has_folder)
+
+
+def clear_folder_memos() -> None:
+    """Forgets the per-class answers that depend on which ops have folders
+    (`register_folder` calls it; so must code that unregisters one)."""
+    _HAS_FOLDER.clear()
+    NOTHING_TO_FOLD.clear()
 
 
 def may_fold(op: Operation) -> bool:
     """Whether `op` has a folder at all (registered, in-place, or xDSL's
     `HasFolder`): when not, `fold_op(op, in_place=True)` can only move
-    constant operands right (`move_constants_right`). Cached per op class;
-    folders are registered at import time."""
-    cls = type(op)
-    try:
-        return _HAS_FOLDER[cls]
-    except KeyError:
-        found = (
-            op.name in _FOLDERS
-            or op.name in _IN_PLACE_FOLDERS
-            or get_trait(op, HasFolder) is not None  # type: ignore[type-abstract]  # xDSL looks traits up by their abstract base
-        )
-        _HAS_FOLDER[cls] = found
-        return found
+    constant operands right (`move_constants_right`). Cached per op class."""
+    return _HAS_FOLDER[type(op)]
+
+
+def _class_nothing_to_fold(cls: type[Operation]) -> bool:
+    return (
+        CONSTANT_KIND[cls] is None
+        and not _HAS_FOLDER[cls]
+        and (issubclass(cls, UnregisteredOp) or cls.get_trait(Commutative) is None)
+    )
+
+
+#: per op class: folding can do nothing with its ops (not constants, no
+#: folder, not commutative); cleared when a folder is registered
+NOTHING_TO_FOLD: ClassMemo[bool] = ClassMemo(_class_nothing_to_fold)
 
 
 def fold_op(op: Operation, in_place: bool = False) -> list[Attribute | SSAValue] | None:
