@@ -120,6 +120,9 @@ class GreedyRewriteDriver:
         #: after `simplify`: its last sweep changed nothing at all (not even a
         #: constant's position), so the IR is a fixed point of the driver
         self.reached_fixed_point = False
+        #: the last `_populate` met a region of more than one block (or could
+        #: not tell: the bottom-up order does not look)
+        self._multi_block = True
         self.folder = ConstantFolder(ctx, on_insert=self.add_to_worklist, on_erase=self._on_remove)
         self.listener = PatternRewriterListener(
             operation_insertion_handler=[self.add_to_worklist],
@@ -191,6 +194,7 @@ class GreedyRewriteDriver:
         self.worklist.clear()
         self.worklist_map.clear()
         if self.config.top_down:
+            self._multi_block = False
             ordered: list[Operation] = []
             for region in regions:
                 self._preorder(region, ordered)
@@ -213,6 +217,8 @@ class GreedyRewriteDriver:
         # (xDSL's private links are read directly: this runs over the whole
         # module on every sweep)
         blocks = _blocks_of(region)
+        if len(blocks) > 1:
+            self._multi_block = True
         constant_kind = CONSTANT_KIND
         for block in blocks:
             ops: list[Operation] = []
@@ -265,6 +271,10 @@ class GreedyRewriteDriver:
             processed_changed = changed or self.folder.changes != before_process
             if processed_changed or before_process != before_populate:
                 regions_clean = False
+            elif not self._multi_block:
+                # every op was visited unchanged and none was trivially dead:
+                # region simplification would find nothing (`_nothing_dead_left`)
+                regions_clean = True
             simplified = False
             if self.config.region_simplify and not regions_clean:
                 simplified = self._simplify_regions(regions)
@@ -350,6 +360,17 @@ class GreedyRewriteDriver:
         fields["_name_hint"] = None
         fields["has_done_action"] = False
         return rewriter
+
+    # `_nothing_dead_left`: why a sweep that changed nothing over regions of
+    # one block each leaves region simplification nothing to do. Such regions
+    # have no unreachable blocks and no block arguments fed by branches, so the
+    # uses among their ops form no cycle (an op's results are used after it,
+    # never inside its own regions). An op region DCE would erase is, by
+    # xDSL's rule, dead if unused, and so is each op reading its results; going
+    # down the uses, the last of them has no use at all. That op would be
+    # trivially dead by MLIR's rule (it erases what xDSL's rule erases, and
+    # allocations without a value too), which the sweep checked on every op,
+    # on the IR as it is now, and erased none.
 
     def _simplify_regions(self, regions: Sequence[Region]) -> bool:
         changed = False
