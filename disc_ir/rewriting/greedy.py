@@ -120,9 +120,9 @@ class GreedyRewriteDriver:
         #: after `simplify`: its last sweep changed nothing at all (not even a
         #: constant's position), so the IR is a fixed point of the driver
         self.reached_fixed_point = False
-        #: the last `_populate` met a region of more than one block (or could
-        #: not tell: the bottom-up order does not look)
-        self._multi_block = True
+        #: the last `_populate` met a block no path from its region's entry
+        #: reaches (or could not tell: the bottom-up order does not look)
+        self._unreachable_blocks = True
         self.folder = ConstantFolder(ctx, on_insert=self.add_to_worklist, on_erase=self._on_remove)
         self.listener = PatternRewriterListener(
             operation_insertion_handler=[self.add_to_worklist],
@@ -194,7 +194,7 @@ class GreedyRewriteDriver:
         self.worklist.clear()
         self.worklist_map.clear()
         if self.config.top_down:
-            self._multi_block = False
+            self._unreachable_blocks = False
             ordered: list[Operation] = []
             for region in regions:
                 self._preorder(region, ordered)
@@ -217,8 +217,8 @@ class GreedyRewriteDriver:
         # (xDSL's private links are read directly: this runs over the whole
         # module on every sweep)
         blocks = _blocks_of(region)
-        if len(blocks) > 1:
-            self._multi_block = True
+        if len(blocks) > 1 and not self._unreachable_blocks:
+            self._unreachable_blocks = len(_reachable_blocks(blocks[0])) < len(blocks)
         constant_kind = CONSTANT_KIND
         for block in blocks:
             ops: list[Operation] = []
@@ -271,7 +271,7 @@ class GreedyRewriteDriver:
             processed_changed = changed or self.folder.changes != before_process
             if processed_changed or before_process != before_populate:
                 regions_clean = False
-            elif not self._multi_block:
+            elif not self._unreachable_blocks:
                 # every op was visited unchanged and none was trivially dead:
                 # region simplification would find nothing (`_nothing_dead_left`)
                 regions_clean = True
@@ -361,16 +361,17 @@ class GreedyRewriteDriver:
         fields["has_done_action"] = False
         return rewriter
 
-    # `_nothing_dead_left`: why a sweep that changed nothing over regions of
-    # one block each leaves region simplification nothing to do. Such regions
-    # have no unreachable blocks and no block arguments fed by branches, so the
-    # uses among their ops form no cycle (an op's results are used after it,
-    # never inside its own regions). An op region DCE would erase is, by
-    # xDSL's rule, dead if unused, and so is each op reading its results; going
-    # down the uses, the last of them has no use at all. That op would be
-    # trivially dead by MLIR's rule (it erases what xDSL's rule erases, and
-    # allocations without a value too), which the sweep checked on every op,
-    # on the IR as it is now, and erased none.
+    # `_nothing_dead_left`: why a sweep that changed nothing leaves region
+    # simplification nothing to do when every block is reachable from its
+    # region's entry. There is no unreachable block to erase, and region DCE
+    # erases only ops: a reachable block keeps its terminator, which is live.
+    # A cycle of uses among ops passes through a block argument, hence through
+    # a branch terminator's operands, which are live: the ops region DCE would
+    # erase form no cycle. Each is dead if unused by xDSL's rule, and so is
+    # each op reading its results; going down the uses, the last has no use at
+    # all. That op is trivially dead by MLIR's rule (it erases what xDSL's
+    # rule erases, and allocations without a value too), which the sweep
+    # checked on every op, on the IR as it is now, and erased none.
 
     def _simplify_regions(self, regions: Sequence[Region]) -> bool:
         changed = False
@@ -431,13 +432,10 @@ def _erase_unreachable_nested(
     return changed
 
 
-def _erase_unreachable_in(region: Region, on_remove: Callable[[Operation], None]) -> bool:
-    first = region._first_block  # pyright: ignore[reportPrivateUsage]
-    if first is None or first._next_block is None:  # pyright: ignore[reportPrivateUsage]
-        return False
-    blocks = list(region.blocks)
+def _reachable_blocks(entry: Block) -> set[Block]:
+    """The blocks a path of branches from `entry` reaches, `entry` included."""
     reachable: set[Block] = set()
-    stack = [blocks[0]]
+    stack = [entry]
     while stack:
         block = stack.pop()
         if block in reachable:
@@ -446,6 +444,15 @@ def _erase_unreachable_in(region: Region, on_remove: Callable[[Operation], None]
         last = block.last_op
         if last is not None:
             stack.extend(last.successors)
+    return reachable
+
+
+def _erase_unreachable_in(region: Region, on_remove: Callable[[Operation], None]) -> bool:
+    first = region._first_block  # pyright: ignore[reportPrivateUsage]
+    if first is None or first._next_block is None:  # pyright: ignore[reportPrivateUsage]
+        return False
+    blocks = list(region.blocks)
+    reachable = _reachable_blocks(blocks[0])
     dead = [b for b in blocks if b not in reachable]
     for block in dead:
         for op in block.ops:
