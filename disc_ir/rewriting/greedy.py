@@ -271,9 +271,7 @@ class GreedyRewriteDriver:
             processed_changed = changed or self.folder.changes != before_process
             if processed_changed or before_process != before_populate:
                 regions_clean = False
-            elif not self._unreachable_blocks:
-                # every op was visited unchanged and none was trivially dead:
-                # region simplification would find nothing (`_nothing_dead_left`)
+            elif self._nothing_dead_left(regions):
                 regions_clean = True
             simplified = False
             if self.config.region_simplify and not regions_clean:
@@ -361,17 +359,20 @@ class GreedyRewriteDriver:
         fields["has_done_action"] = False
         return rewriter
 
-    # `_nothing_dead_left`: why a sweep that changed nothing leaves region
-    # simplification nothing to do when every block is reachable from its
-    # region's entry. There is no unreachable block to erase, and region DCE
-    # erases only ops: a reachable block keeps its terminator, which is live.
-    # A cycle of uses among ops passes through a block argument, hence through
-    # a branch terminator's operands, which are live: the ops region DCE would
-    # erase form no cycle. Each is dead if unused by xDSL's rule, and so is
-    # each op reading its results; going down the uses, the last has no use at
-    # all. That op is trivially dead by MLIR's rule (it erases what xDSL's
-    # rule erases, and allocations without a value too), which the sweep
-    # checked on every op, on the IR as it is now, and erased none.
+    def _nothing_dead_left(self, regions: Sequence[Region]) -> bool:
+        """After a sweep that visited every op of `regions` and changed
+        nothing: region simplification would find nothing to erase either."""
+        # True when every block is reachable from its region's entry. Then there
+        # is no unreachable block to erase, and region DCE erases only ops: a
+        # reachable block keeps its terminator, which is live. A cycle of uses
+        # among ops passes through a block argument, hence through a branch
+        # terminator's operands, which are live: the ops region DCE would erase
+        # form no cycle. Each is dead if unused by xDSL's rule, and so is each
+        # op reading its results; going down the uses, the last has no use at
+        # all. That op is trivially dead by MLIR's rule (which erases what
+        # xDSL's rule erases, and allocations without a value too): the sweep
+        # checked every op, on the IR as it is now, and erased none.
+        return not self._unreachable_blocks
 
     def _simplify_regions(self, regions: Sequence[Region]) -> bool:
         changed = False

@@ -7,7 +7,8 @@
   visible after it, an isolated-from-above op starts from a blank table;
 - `fingerprint`'s early-exit comparison (`FixedPoints.is_fixed_point`)
   answers what comparing full snapshots answers, and a remembered state
-  does not keep its module (or a compile's IR) alive.
+  does not keep its module (or a compile's IR) alive;
+- the driver leaves out region simplification only where it would erase nothing.
 """
 
 from __future__ import annotations
@@ -199,3 +200,58 @@ def test_canonicalize_leaves_functions_at_their_fixed_point_alone() -> None:
         assert {id(a), id(b)} <= skipped[-1]
     finally:
         GreedyRewriteDriver.simplify = original  # type: ignore[method-assign]
+
+
+CFG_INPUT = """
+func.func @h(%n: index, %m: memref<?xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  cf.br ^loop(%c0, %c0 : index, index)
+^loop(%i: index, %acc: index):
+  %lt = arith.cmpi slt, %i, %n : index
+  cf.cond_br %lt, ^body, ^exit
+^body:
+  %next = arith.addi %i, %c1 : index
+  %sum = arith.addi %acc, %i : index
+  cf.br ^loop(%next, %sum : index, index)
+^exit:
+  return %acc : index
+^orphan:
+  cf.br ^exit
+}
+"""
+
+
+def test_region_simplification_skipped_only_when_it_would_find_nothing(monkeypatch) -> None:
+    """The driver leaves out region simplification after a sweep that changed
+    nothing (`_nothing_dead_left`) only where running it would erase nothing:
+    checked on a CFG with a loop and an unreachable block, on scf regions, and
+    on every canonicalize run of a model's whole pipeline."""
+    import disc_ir
+    from disc_ir.rewriting.greedy import GreedyRewriteDriver
+    from disc_ir.transforms.canonicalize import CanonicalizePass
+
+    answers: list[bool] = []
+    original = GreedyRewriteDriver._nothing_dead_left  # noqa: SLF001 - the decision under test
+
+    def checked(self: GreedyRewriteDriver, regions) -> bool:  # type: ignore[no-untyped-def]
+        skip = original(self, regions)
+        if skip:
+            assert not self._simplify_regions(regions)  # noqa: SLF001
+        answers.append(skip)
+        return skip
+
+    monkeypatch.setattr(GreedyRewriteDriver, "_nothing_dead_left", checked)
+    cfg = parse_module(make_context(), CFG_INPUT)
+    CanonicalizePass().apply(make_context(), cfg)
+    text = _print(cfg)
+    # the first sweep changes no op, but the unreachable block must go: only
+    # region simplification erases it
+    assert answers[0] is False and "^orphan" not in text
+    assert "cf.cond_br" in text
+    assert answers[-1]  # converged: the last sweep skipped it
+    for source in (DCE_INPUT, CSE_INPUT):
+        CanonicalizePass().apply(make_context(), parse_module(make_context(), source))
+    with open("test/models/bert_layer_dyn.mlir") as f:
+        disc_ir.compile(f.read(), keep_ir=False).close()
+    assert answers.count(True) >= 20
